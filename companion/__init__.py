@@ -1,0 +1,1 @@
+"""The Tigris & Euphrates table companion."""

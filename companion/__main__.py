@@ -1,0 +1,3 @@
+from companion.app.cli import main
+
+raise SystemExit(main())

@@ -1,0 +1,1 @@
+"""The controller, configuration, the journal and the command line."""

@@ -1,0 +1,21 @@
+"""`companion bench {rules,vision,game}`: each benchmark lives in its own module."""
+
+from __future__ import annotations
+
+import importlib
+import sys
+
+BENCHMARKS = {
+    "rules": "companion.app.bench_rules",
+    "vision": "companion.app.bench_vision",
+    "game": "companion.app.bench_game",
+}
+
+
+def main(argv: list[str]) -> int:
+    if not argv or argv[0] not in BENCHMARKS:
+        print(f"usage: companion bench {{{','.join(BENCHMARKS)}}} [--json] ...", file=sys.stderr)
+        return 2
+    module = importlib.import_module(BENCHMARKS[argv[0]])
+    result: int = module.main(argv[1:])
+    return result

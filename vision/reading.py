@@ -1,0 +1,74 @@
+"""What the vision tells the rest of the program: one `BoardReading` per still board.
+
+This is the contract between `vision` and `companion.tracker`. Colours are plain strings
+("red", "blue", "green", "black") because the vision knows nothing of the rules' types.
+"""
+
+from __future__ import annotations
+
+import enum
+from dataclasses import dataclass, field
+
+COLUMNS = 16
+ROWS = 11
+CELLS = COLUMNS * ROWS  # row-major: index = row * COLUMNS + col
+COLOURS = ("red", "blue", "green", "black")
+
+
+class CellClass(enum.Enum):
+    EMPTY_LAND = "empty land"
+    EMPTY_RIVER = "empty river"
+    TILE_RED = "red tile"
+    TILE_BLUE = "blue tile"
+    TILE_GREEN = "green tile"
+    TILE_BLACK = "black tile"
+    TREASURE = "treasure on a temple"
+    FACE_DOWN = "face-down tile"
+    MONUMENT = "monument"
+    LEADER_RED = "red leader"
+    LEADER_BLUE = "blue leader"
+    LEADER_GREEN = "green leader"
+    LEADER_BLACK = "black leader"
+    CATASTROPHE = "catastrophe"
+    UNIFICATION = "unification tile"
+    UNKNOWN = "unknown"
+
+    @property
+    def colour(self) -> str | None:
+        """The colour of a tile or leader class, else None."""
+        name = self.name
+        if name.startswith(("TILE_", "LEADER_")):
+            return name.split("_", 1)[1].lower()
+        return None
+
+
+class ReadStatus(enum.Enum):
+    OK = "ok"
+    MOVING = "the board is moving or a hand is over it"
+    NO_BOARD = "the board markers are not in view"
+    BOARD_MOVED = "the board or camera moved and the markers are hidden"
+    BAD_FRAME = "the camera frame is unusable"
+    NOT_CALIBRATED = "the camera is not calibrated yet"
+
+
+@dataclass(frozen=True, slots=True)
+class CellReading:
+    cls: CellClass
+    confidence: float  # 0..1; below the observer's threshold the cell is reported, never guessed
+    dynasty: str | None = None  # for leaders, when the symbol could be seen
+    monument: tuple[str, str] | None = None  # the two colours of a monument part, when seen
+
+
+@dataclass(frozen=True, slots=True)
+class BoardReading:
+    status: ReadStatus
+    cells: tuple[CellReading, ...] = ()  # CELLS entries when status is OK, else empty
+    board_found: bool = False
+    hands_in_view: bool = False
+    time: float = 0.0
+    message: str = ""  # for the players, in plain words
+    low_confidence: tuple[int, ...] = field(default=())  # cell indices below the threshold
+
+    @property
+    def ok(self) -> bool:
+        return self.status is ReadStatus.OK
