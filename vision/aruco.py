@@ -1,0 +1,52 @@
+"""ArUco markers on both OpenCV APIs.
+
+OpenCV 4.6 (Debian 12 and Raspberry Pi OS Bookworm apt) has only the free functions
+`drawMarker` / `detectMarkers`; 4.7 moved detection into `cv2.aruco.ArucoDetector` and
+5.0 removed the free `detectMarkers`. Everything else in `vision` goes through this module.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+DICTIONARY = cv2.aruco.DICT_4X4_50
+# One marker per board corner, as the camera sees the board with its title edge at the top.
+CORNER_IDS = {"top-left": 0, "top-right": 1, "bottom-right": 2, "bottom-left": 3}
+
+
+@dataclass(frozen=True)
+class Marker:
+    id: int
+    corners: np.ndarray  # 4×2 float32, clockwise from the marker's own top-left
+
+
+def _dictionary() -> cv2.aruco.Dictionary:
+    return cv2.aruco.getPredefinedDictionary(DICTIONARY)
+
+
+def marker_image(marker_id: int, side_px: int) -> np.ndarray:
+    """The marker as a side_px × side_px uint8 image (black and white, no quiet zone)."""
+    if hasattr(cv2.aruco, "generateImageMarker"):
+        image: np.ndarray = cv2.aruco.generateImageMarker(_dictionary(), marker_id, side_px)
+    else:
+        image = cv2.aruco.drawMarker(_dictionary(), marker_id, side_px)
+    return image
+
+
+def detect(gray: np.ndarray) -> list[Marker]:
+    """Every marker of our dictionary found in a grayscale image."""
+    if hasattr(cv2.aruco, "ArucoDetector"):
+        detector = cv2.aruco.ArucoDetector(_dictionary(), cv2.aruco.DetectorParameters())
+        corners, ids, _ = detector.detectMarkers(gray)
+    else:
+        parameters = cv2.aruco.DetectorParameters_create()
+        corners, ids, _ = cv2.aruco.detectMarkers(gray, _dictionary(), parameters=parameters)
+    if ids is None:
+        return []
+    return [
+        Marker(int(i), np.asarray(c, dtype=np.float32).reshape(4, 2))
+        for i, c in zip(ids.ravel(), corners, strict=True)
+    ]
