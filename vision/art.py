@@ -540,6 +540,20 @@ def _monument(style: str, colours: tuple[str, str], size: int) -> tuple[np.ndarr
     return _relief(bgr, height, 1.2), cover
 
 
+# How high each piece stands, as the camera's parallax sees it (mm; for tall pieces about half
+# their height, since the camera sees their whole side from base to top).
+_HEIGHTS_MM = {
+    "classic": {"tile": 2.0, "leader": 3.0, "treasure": 6.0, "monument": 12.0},
+    "modern": {"tile": 3.0, "leader": 15.0, "treasure": 7.0, "monument": 16.0},
+}
+
+
+def height_mm(style: str, kind: str) -> float:
+    """How far a piece (a sprite kind) stands above the board, for parallax."""
+    heights = _HEIGHTS_MM[style]
+    return heights.get(kind.split("-")[0], heights["tile"])
+
+
 @lru_cache(maxsize=512)
 def sprite(style: str, kind: str, px_per_square: int) -> Sprite:
     """A piece sprite, cached. kind: `tile-red`, `face-down`, `catastrophe`, `treasure`,

@@ -132,19 +132,28 @@ class CameraPose:
     offset_mm: tuple[float, float] = (0.0, 0.0)  # where the axis meets the table, from the grid centre
     hfov_deg: float = 55.0  # horizontal field of view
 
+    def _axes(self) -> np.ndarray:
+        """Columns: the camera's x, y and viewing direction in table coordinates (z into the table)."""
+        t, y = math.radians(self.tilt_deg), math.radians(self.yaw_deg)
+        tilt = np.array([[1, 0, 0], [0, math.cos(t), -math.sin(t)], [0, math.sin(t), math.cos(t)]])
+        yaw = np.array([[math.cos(y), -math.sin(y), 0], [math.sin(y), math.cos(y), 0], [0, 0, 1]])
+        axes: np.ndarray = yaw @ tilt
+        return axes
+
+    def position_mm(self) -> np.ndarray:
+        """Where the lens is: table millimetres, z negative (above the table)."""
+        forward = self._axes()[:, 2]
+        target = np.array([*self.offset_mm, 0.0])
+        centre: np.ndarray = target - forward * (self.height_mm / forward[2])
+        return centre
+
     def table_to_image(self, size: tuple[int, int]) -> np.ndarray:
         """The 3×3 homography from table millimetres (origin under the grid centre) to pixels."""
         w, h = size
         f = (w / 2) / math.tan(math.radians(self.hfov_deg) / 2)
         k = np.array([[f, 0, w / 2], [0, f, h / 2], [0, 0, 1]])
-        t, y = math.radians(self.tilt_deg), math.radians(self.yaw_deg)
-        tilt = np.array([[1, 0, 0], [0, math.cos(t), -math.sin(t)], [0, math.sin(t), math.cos(t)]])
-        yaw = np.array([[math.cos(y), -math.sin(y), 0], [math.sin(y), math.cos(y), 0], [0, 0, 1]])
-        camera_axes = yaw @ tilt  # columns: the camera's x, y and viewing direction in table coordinates
-        forward = camera_axes[:, 2]  # z points into the table
-        target = np.array([*self.offset_mm, 0.0])
-        centre = target - forward * (self.height_mm / forward[2])
-        rotation = camera_axes.T
+        centre = self.position_mm()
+        rotation = self._axes().T
         translation = -rotation @ centre
         return k @ np.column_stack([rotation[:, 0], rotation[:, 1], translation])
 
@@ -234,12 +243,15 @@ def top_down(
     markers: bool = False,
     jitter: float = 0.0,
     seed: int = 0,
+    viewpoint: tuple[float, float, float] | None = None,
 ) -> np.ndarray:
     """A clean top-down picture of the whole board, border included: the grid's top-left corner
     is at (MARGIN_MM / SQUARE_MM × px_per_square) pixels from each edge.
 
     `jitter` > 0 places pieces as hands do: off-centre and turned by up to that share of a square
-    (and about 100 × jitter degrees); leaders then face any way."""
+    (and about 100 × jitter degrees); leaders then face any way. `viewpoint` is the camera's
+    position in board millimetres (x, y, height over the board): a camera sees the tops of tall
+    pieces pushed away from the point below it, so each piece is drawn shifted accordingly."""
     if px_per_square < 8:
         raise ValueError("a board picture needs at least 8 pixels per square")
     board = art.board_art(scene.river, scene.corners, style, px_per_square)
@@ -253,16 +265,28 @@ def top_down(
         colours = scene.cells[cell].monument
         assert colours is not None
         pieces.append((cell, f"monument-{colours[0]}-{colours[1]}"))
+    per_mm = px_per_square / geometry.SQUARE_MM
     for cell, kind in pieces:
         row, col = divmod(cell, COLUMNS)
         x, y = m + col * px_per_square, m + row * px_per_square
         sprite = art.sprite(style, kind, px_per_square)
+        lean_x, lean_y = 0.0, 0.0
+        if viewpoint is not None:
+            height = art.height_mm(style, kind)
+            size_mm = sprite.alpha.shape[0] / per_mm
+            centre_x, centre_y = (
+                col * geometry.SQUARE_MM + size_mm / 2,
+                row * geometry.SQUARE_MM + size_mm / 2,
+            )
+            lean = height / (viewpoint[2] - height) * per_mm
+            lean_x, lean_y = (centre_x - viewpoint[0]) * lean, (centre_y - viewpoint[1]) * lean
         if jitter <= 0:
-            _paste(image, sprite, x, y)
+            _paste(image, sprite, x + round(lean_x), y + round(lean_y))
             continue
         dx, dy = rng.uniform(-jitter, jitter, 2) * px_per_square
         angle = rng.uniform(0, 360) if kind.startswith("leader") else rng.uniform(-100, 100) * jitter
-        _paste_moved(image, sprite, x, y, float(dx), float(dy), float(angle), kind.startswith("leader"))
+        round_piece = kind.startswith("leader")
+        _paste_moved(image, sprite, x, y, float(dx + lean_x), float(dy + lean_y), float(angle), round_piece)
     return image
 
 
@@ -318,7 +342,13 @@ def render(
         raise ValueError(f"a frame of {w}×{h} pixels is too small to render")
     board_to_image = pose.table_to_image(size) @ board_to_table(conditions)
     pps = _art_scale(board_to_image)
-    board = top_down(scene, style, pps, markers=True, jitter=conditions.piece_jitter, seed=seed)
+    to_board = np.linalg.inv(board_to_table(conditions))
+    lens = pose.position_mm()
+    bx, by, bw = to_board @ np.array([lens[0], lens[1], 1.0])
+    viewpoint = (float(bx / bw), float(by / bw), float(-lens[2]))
+    board = top_down(
+        scene, style, pps, markers=True, jitter=conditions.piece_jitter, seed=seed, viewpoint=viewpoint
+    )
 
     per_mm = pps / geometry.SQUARE_MM
     offset = geometry.MARGIN_MM * per_mm - 0.5  # board mm → art pixel centres
