@@ -373,7 +373,8 @@ def _relief(bgr: np.ndarray, height: np.ndarray, strength: float = 1.0) -> np.nd
     gy, gx = np.gradient(blurred)
     light = -(gx + gy) * size * 0.35 * strength
     out = bgr.astype(np.float32) * (1 + np.clip(light, -0.35, 0.35)[..., None])
-    return np.clip(out, 0, 255).astype(np.uint8)
+    lit: np.ndarray = np.clip(out, 0, 255).astype(np.uint8)
+    return lit
 
 
 def _tile_base(size: int, colour: tuple[int, int, int]) -> tuple[np.ndarray, np.ndarray, float]:

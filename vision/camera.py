@@ -159,7 +159,7 @@ class OpenCVCamera(Camera):
         return f"the USB camera number {self.source}" if self._live else f"the video {self.source}"
 
     def start(self) -> None:
-        if not self._live and not Path(self.source).is_file():
+        if not self._live and not Path(str(self.source)).is_file():
             raise CameraError(f"There is no video file at {self.source}.")
         capture = cv2.VideoCapture(self.source if self._live else str(self.source))
         if not capture.isOpened():

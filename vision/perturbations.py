@@ -173,8 +173,9 @@ def _fixed(points: np.ndarray) -> np.ndarray:
 
 def _light(
     conditions: Conditions, size: tuple[int, int], hand_mask: np.ndarray | None
-) -> tuple[np.ndarray, np.ndarray]:
-    """Per-pixel gain (H×W×3) and added glare (H×W×1), both float32, computed coarse and scaled up."""
+) -> tuple[np.ndarray, np.ndarray | None]:
+    """Per-pixel gain (H×W×3 uint8, 128 = unchanged) and added glare (H×W×3 uint8, None without
+    glare), computed on a coarse grid and scaled up."""
     w, h = size
     cw, ch = max(2, w // _COARSE), max(2, h // _COARSE)
     yy, xx = np.mgrid[0:ch, 0:cw].astype(np.float32)
@@ -205,7 +206,7 @@ def _light(
         if hand_mask is not None and hand_mask.any():
             # Hands hover a few cm over the board: their shadow falls offset and soft.
             small = cv2.resize(hand_mask.astype(np.float32), (cw, ch), interpolation=cv2.INTER_AREA)
-            shift = np.float32([[1, 0, cw * 0.025], [0, 1, ch * 0.035]])
+            shift = np.array([[1, 0, cw * 0.025], [0, 1, ch * 0.035]], np.float32)
             moved = cv2.warpAffine(small, shift, (cw, ch))
             shade = np.maximum(shade, 0.45 * cv2.GaussianBlur(moved, (0, 0), max(1.0, cw / 120)))
         gain *= 1 - shade
@@ -221,7 +222,8 @@ def _light(
         r2 = ((xx + 0.5) / cw - g.x) ** 2 + (((yy + 0.5) / ch - g.y) * h / w) ** 2  # in frame widths
         glare = np.clip(255 * g.strength * np.exp(-r2 / (2 * (g.radius / 2) ** 2)), 0, 255).astype(np.uint8)
         full_glare = cv2.resize(cv2.merge([glare, glare, glare]), (w, h), interpolation=cv2.INTER_LINEAR)
-    return cv2.resize(gain3, (w, h), interpolation=cv2.INTER_LINEAR), full_glare
+    full_gain: np.ndarray = cv2.resize(gain3, (w, h), interpolation=cv2.INTER_LINEAR)
+    return full_gain, full_glare
 
 
 @lru_cache(maxsize=2)
@@ -273,7 +275,10 @@ def apply(
         ok, data = cv2.imencode(".jpg", out, [cv2.IMWRITE_JPEG_QUALITY, int(conditions.jpeg_quality)])
         if not ok:
             raise RuntimeError("OpenCV could not encode a JPEG")
-        out = cv2.imdecode(data, cv2.IMREAD_COLOR)
+        decoded = cv2.imdecode(data, cv2.IMREAD_COLOR)
+        if decoded is None:
+            raise RuntimeError("OpenCV could not decode its own JPEG")
+        out = decoded
     return out
 
 

@@ -155,7 +155,8 @@ class CameraPose:
         centre = self.position_mm()
         rotation = self._axes().T
         translation = -rotation @ centre
-        return k @ np.column_stack([rotation[:, 0], rotation[:, 1], translation])
+        homography: np.ndarray = k @ np.column_stack([rotation[:, 0], rotation[:, 1], translation])
+        return homography
 
 
 @dataclass(frozen=True)
@@ -227,7 +228,7 @@ def _paste_moved(
     x0, y0 = max(0, x - pad), max(0, y - pad)
     x1, y1 = min(image.shape[1], x + size + pad), min(image.shape[0], y + size + pad)
     turn = cv2.getRotationMatrix2D((size / 2 - 0.5, size / 2 - 0.5), angle, 1.0)
-    turn[:, 2] += (x - x0 + dx, y - y0 + dy)
+    turn[:, 2] += np.array([x - x0 + dx, y - y0 + dy])
     out = (x1 - x0, y1 - y0)
     bgr = cv2.warpAffine(sprite.bgr, turn, out, flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
     alpha = cv2.warpAffine(sprite.alpha, turn, out, flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_CONSTANT)
@@ -307,7 +308,9 @@ def _table(size: tuple[int, int]) -> np.ndarray:
     table = np.clip(np.array([60, 95, 140], np.float32)[None, None, :] * shade[..., None], 0, 255).astype(
         np.uint8
     )
-    out = cv2.resize(table, (w, h), interpolation=cv2.INTER_AREA if w < base_w else cv2.INTER_LINEAR)
+    out: np.ndarray = cv2.resize(
+        table, (w, h), interpolation=cv2.INTER_AREA if w < base_w else cv2.INTER_LINEAR
+    )
     out.flags.writeable = False
     return out
 

@@ -68,8 +68,12 @@ def main(argv: list[str]) -> int:
     parser = argparse.ArgumentParser(prog="companion bench render", description=__doc__.splitlines()[0])
     parser.add_argument("--json", action="store_true", help="print the figures as JSON")
     parser.add_argument("--quick", action="store_true", help="5 frames per case instead of 30")
+    parser.add_argument("--frames", type=int, help="frames per case (overrides --quick)")
     args = parser.parse_args(argv)
-    rows = measure(5 if args.quick else 30)
+    frames = args.frames or (5 if args.quick else 30)
+    if frames < 1:
+        parser.error("--frames must be at least 1")
+    rows = measure(frames)
     if args.json:
         print(json.dumps(rows, indent=2))
         return 0
