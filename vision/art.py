@@ -67,9 +67,20 @@ def _paint(shape: tuple[int, int], colour: tuple[int, int, int], variation: np.n
     return out
 
 
-@lru_cache(maxsize=16)
-def board_art(river: frozenset[int], corners: frozenset[int], style: str, px_per_square: int) -> np.ndarray:
-    """The printed board, border included, without pieces or markers (cached, read-only)."""
+@lru_cache(maxsize=12)
+def board_art(
+    river: frozenset[int], corners: frozenset[int], style: str, px_per_square: int, markers: bool = False
+) -> np.ndarray:
+    """The printed board, border included, without pieces; with the marker cards laid at the
+    grid's corners if `markers` (cached, read-only)."""
+    if markers:
+        return _frozen(_add_markers(board_art(river, corners, style, px_per_square), px_per_square))
+    return _printed_board(river, corners, style, px_per_square)
+
+
+def _printed_board(
+    river: frozenset[int], corners: frozenset[int], style: str, px_per_square: int
+) -> np.ndarray:
     _check_style(style)
     s = px_per_square
     m = round(geometry.MARGIN_MM / geometry.SQUARE_MM * s)
@@ -174,7 +185,7 @@ def board_art(river: frozenset[int], corners: frozenset[int], style: str, px_per
     return _frozen(out)
 
 
-def add_markers(board: np.ndarray, px_per_square: int) -> np.ndarray:
+def _add_markers(board: np.ndarray, px_per_square: int) -> np.ndarray:
     """A copy of the board with the four marker cards laid at the grid corners."""
     out = board.copy()
     per_mm = px_per_square / geometry.SQUARE_MM
@@ -581,3 +592,23 @@ def sprite(style: str, kind: str, px_per_square: int) -> Sprite:
     else:
         raise ValueError(f"no sprite for {kind!r}")
     return _with_shadow(bgr, cover, size)
+
+
+@lru_cache(maxsize=1024)
+def turned(style: str, kind: str, px_per_square: int, angle: int) -> Sprite:
+    """A piece sprite turned by `angle` degrees about its centre, on a canvas grown just enough
+    to hold its corners (cached: hands put pieces down at a few angles over and over)."""
+    base = sprite(style, kind, px_per_square)
+    if angle % 360 == 0:
+        return base
+    size = base.alpha.shape[0]
+    a = np.radians(angle)
+    round_piece = kind.startswith("leader")  # a disc loses only its empty corners
+    spread = 0.0 if round_piece else size * (abs(np.sin(a)) + abs(np.cos(a)) - 1) / 2
+    pad = int(np.ceil(spread))
+    out = (size + 2 * pad, size + 2 * pad)
+    turn = cv2.getRotationMatrix2D((size / 2 - 0.5, size / 2 - 0.5), angle, 1.0)
+    turn[:, 2] += pad
+    bgr = cv2.warpAffine(base.bgr, turn, out, flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+    alpha = cv2.warpAffine(base.alpha, turn, out, flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_CONSTANT)
+    return Sprite(_frozen(bgr), _frozen(alpha))

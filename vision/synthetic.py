@@ -203,35 +203,14 @@ def _sprite_kind(truth: CellTruth) -> str | None:
 
 
 def _paste(image: np.ndarray, sprite: art.Sprite, x: int, y: int) -> None:
+    """Blends a sprite in with its top-left corner at (x, y); what falls off the image is cut."""
     h, w = sprite.alpha.shape
-    region = image[y : y + h, x : x + w]
-    region[:] = cv2.blendLinear(sprite.bgr, region, sprite.alpha, 1 - sprite.alpha)
-
-
-def _paste_moved(
-    image: np.ndarray,
-    sprite: art.Sprite,
-    x: int,
-    y: int,
-    dx: float,
-    dy: float,
-    angle: float,
-    round_piece: bool,
-) -> None:
-    """Pastes a sprite shifted by (dx, dy) pixels and turned by `angle` degrees about its centre,
-    as a hand puts a piece down: never quite on the square's centre, never quite square."""
-    size = sprite.alpha.shape[0]
-    a = math.radians(angle)
-    # Room for the turned corners and the shift; round pieces lose only their empty corners.
-    spread = 0.0 if round_piece else size * (abs(math.sin(a)) + abs(math.cos(a)) - 1) / 2
-    pad = math.ceil(spread + max(abs(dx), abs(dy))) + 1
-    x0, y0 = max(0, x - pad), max(0, y - pad)
-    x1, y1 = min(image.shape[1], x + size + pad), min(image.shape[0], y + size + pad)
-    turn = cv2.getRotationMatrix2D((size / 2 - 0.5, size / 2 - 0.5), angle, 1.0)
-    turn[:, 2] += np.array([x - x0 + dx, y - y0 + dy])
-    out = (x1 - x0, y1 - y0)
-    bgr = cv2.warpAffine(sprite.bgr, turn, out, flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
-    alpha = cv2.warpAffine(sprite.alpha, turn, out, flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_CONSTANT)
+    x0, y0 = max(0, x), max(0, y)
+    x1, y1 = min(image.shape[1], x + w), min(image.shape[0], y + h)
+    if x1 <= x0 or y1 <= y0:
+        return
+    bgr = sprite.bgr[y0 - y : y1 - y, x0 - x : x1 - x]
+    alpha = sprite.alpha[y0 - y : y1 - y, x0 - x : x1 - x]
     region = image[y0:y1, x0:x1]
     region[:] = cv2.blendLinear(bgr, region, alpha, 1 - alpha)
 
@@ -255,8 +234,7 @@ def top_down(
     pieces pushed away from the point below it, so each piece is drawn shifted accordingly."""
     if px_per_square < 8:
         raise ValueError("a board picture needs at least 8 pixels per square")
-    board = art.board_art(scene.river, scene.corners, style, px_per_square)
-    image = art.add_markers(board, px_per_square) if markers else board.copy()
+    image = art.board_art(scene.river, scene.corners, style, px_per_square, markers).copy()
     m = round(geometry.MARGIN_MM / geometry.SQUARE_MM * px_per_square)
     rng = np.random.default_rng(seed)
     pieces = [
@@ -281,13 +259,15 @@ def top_down(
             )
             lean = height / (viewpoint[2] - height) * per_mm
             lean_x, lean_y = (centre_x - viewpoint[0]) * lean, (centre_y - viewpoint[1]) * lean
-        if jitter <= 0:
-            _paste(image, sprite, x + round(lean_x), y + round(lean_y))
-            continue
-        dx, dy = rng.uniform(-jitter, jitter, 2) * px_per_square
-        angle = rng.uniform(0, 360) if kind.startswith("leader") else rng.uniform(-100, 100) * jitter
-        round_piece = kind.startswith("leader")
-        _paste_moved(image, sprite, x, y, float(dx + lean_x), float(dy + lean_y), float(angle), round_piece)
+        if jitter > 0:  # put down by hand: off-centre, a little turned; leaders face any way
+            dx, dy = rng.uniform(-jitter, jitter, 2) * px_per_square
+            leader = kind.startswith("leader")
+            angle = rng.uniform(0, 360) if leader else rng.uniform(-100, 100) * jitter
+            step = 30 if leader else 2  # turned sprites are cached at these steps (degrees)
+            sprite = art.turned(style, kind, px_per_square, step * round(angle / step) % 360)
+            pad = (sprite.alpha.shape[0] - art.sprite(style, kind, px_per_square).alpha.shape[0]) // 2
+            x, y = x - pad + round(dx), y - pad + round(dy)
+        _paste(image, sprite, x + round(lean_x), y + round(lean_y))
     return image
 
 
