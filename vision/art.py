@@ -60,7 +60,7 @@ def _grain(shape: tuple[int, int], rng: np.random.Generator) -> np.ndarray:
     return rng.normal(0, 1, shape).astype(np.float32)
 
 
-def _paint(shape: tuple[int, int], colour: tuple[int, int, int], variation: np.ndarray) -> np.ndarray:
+def _paint(colour: tuple[int, int, int], variation: np.ndarray) -> np.ndarray:
     """A colour modulated by a brightness variation (float, about -1..1)."""
     base = np.array(colour, dtype=np.float32)
     out = base[None, None, :] * (1 + 0.1 * variation[..., None])
@@ -89,12 +89,12 @@ def _printed_board(
     rng = np.random.default_rng(1234)  # the same print every time
     mottle = _smooth_noise((h, w), 24, rng) * 0.6 + _smooth_noise((h, w), 90, rng) * 0.3
     grain = _grain((h, w), rng)
-    land = _paint((h, w), LAND[style], mottle + 0.25 * grain)
+    land = _paint(LAND[style], mottle + 0.25 * grain)
     # Faint printed terrain lines wandering over the land, as on the real board's art.
     terrain = _smooth_noise((h, w), 14, rng)
     lines = np.abs(np.sin(terrain * 9)) < 0.06
     land[lines] *= 0.88
-    water = _paint((h, w), RIVER[style], 0.7 * mottle + 0.25 * grain)
+    water = _paint(RIVER[style], 0.7 * mottle + 0.25 * grain)
     # Ripples: bright wavy streaks that follow the paper, so river squares are not flat either.
     yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
     ripple = np.sin((yy + 3 * np.sin(xx / (0.21 * s))) / (0.09 * s)) * np.sin(
@@ -111,7 +111,7 @@ def _printed_board(
     image[river_mask] = water[river_mask]
 
     # The border: a darker printed frame with the column letters and row numbers.
-    frame = _paint((h, w), BORDER[style], mottle + 0.3 * grain)
+    frame = _paint(BORDER[style], mottle + 0.3 * grain)
     border_mask = np.ones((h, w), bool)
     border_mask[m:-m, m:-m] = False
     image[border_mask] = frame[border_mask]
