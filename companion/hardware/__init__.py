@@ -1,0 +1,1 @@
+"""Hardware: GPIO buttons, the display, systemd notification. Imported lazily and injectable."""
