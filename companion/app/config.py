@@ -11,6 +11,7 @@ import logging
 import os
 import tomllib
 import typing
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
@@ -40,8 +41,17 @@ class ScreenConfig:
     size: tuple[int, int] = (800, 480)
     rotation: Literal[0, 90, 180, 270] = 0
     fullscreen: bool = True
-    # SDL video driver; "" picks kmsdrm on the console and the desktop's own driver in a session.
+    # SDL video driver; "" picks kmsdrm on the console and lets SDL choose in a desktop session.
     driver: str = ""
+
+    def video_driver(self, environ: Mapping[str, str] | None = None) -> str:
+        """The SDL video driver to ask for ("" lets SDL choose): $SDL_VIDEODRIVER wins, then `driver`."""
+        env = os.environ if environ is None else environ
+        if env.get("SDL_VIDEODRIVER"):
+            return env["SDL_VIDEODRIVER"]
+        if self.driver:
+            return self.driver
+        return "" if env.get("WAYLAND_DISPLAY") or env.get("DISPLAY") else "kmsdrm"
 
 
 @dataclass(frozen=True)

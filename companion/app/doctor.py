@@ -231,23 +231,9 @@ def gpio(config: Config, pin_factory: Any = None) -> list[Finding]:
     return findings
 
 
-def video_driver(config: Config, environ: dict[str, str] | None = None) -> str:
-    """The SDL video driver the companion will ask for."""
-    env = os.environ if environ is None else environ
-    if env.get("SDL_VIDEODRIVER"):
-        return env["SDL_VIDEODRIVER"]
-    if config.screen.driver:
-        return config.screen.driver
-    if env.get("WAYLAND_DISPLAY"):
-        return "wayland"
-    if env.get("DISPLAY"):
-        return "x11"
-    return "kmsdrm"
-
-
 def screen(config: Config, run: Runner,
            environ: dict[str, str] | None = None) -> list[Finding]:
-    driver = video_driver(config, environ)
+    driver = config.screen.video_driver(environ)
     findings: list[Finding] = []
     if driver == "kmsdrm":
         cards = sorted(str(card) for card in Path("/dev/dri").glob("card*"))
@@ -264,6 +250,8 @@ def screen(config: Config, run: Runner,
     probe = "import os, pygame; pygame.display.init(); print(pygame.display.get_driver())"
     env = {**(os.environ if environ is None else environ), "SDL_VIDEODRIVER": driver,
            "PYGAME_HIDE_SUPPORT_PROMPT": "1", "SDL_AUDIODRIVER": "dummy"}
+    if not driver:
+        del env["SDL_VIDEODRIVER"]
     try:
         result = run([sys.executable, "-c", probe], capture_output=True, text=True, timeout=20, env=env)
         opened = result.returncode == 0
@@ -276,7 +264,7 @@ def screen(config: Config, run: Runner,
         advice = ("Stop the companion service first (it holds the screen), and run the doctor from the "
                   "console, not over ssh." if driver == "kmsdrm" else
                   "Set SDL_VIDEODRIVER or [screen] driver; the desktop session must be running.")
-        detail = f"SDL cannot open the {driver} display: {''.join(said)}"
+        detail = f"SDL cannot open the {driver or 'desktop'} display: {''.join(said)}"
         findings.append(Finding("Screen", "fail", detail, advice))
     return findings
 
