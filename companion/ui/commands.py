@@ -25,6 +25,7 @@ class Verb(enum.Enum):
     TAP = "tap"  # a board square was tapped: value is the cell index
     ENTRY = "entry"  # the number being entered changes to value (the controller stores it)
     FOCUS = "focus"  # the highlighted button changes to index value (the controller stores it)
+    PICK = "pick"  # value is a board square picked as the first step of a choice; -1 un-picks
     PEEK = "peek"  # value is a seat peeking at its hidden scores; None when the finger lifts
     CHOOSE = "choose"  # a screen-specific choice, value "what=which": "players=3", "board=alternate"
     UNDO = "undo"  # take back the last action
@@ -62,6 +63,10 @@ class UiCommand:
     @classmethod
     def focus(cls, index: int) -> UiCommand:
         return cls(Verb.FOCUS, index)
+
+    @classmethod
+    def pick(cls, cell: int) -> UiCommand:
+        return cls(Verb.PICK, cell)
 
     @classmethod
     def peek(cls, seat: int | None) -> UiCommand:
