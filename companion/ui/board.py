@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 
-from companion.rules import SQUARES, GameState
+from companion.rules import COLUMNS, SQUARES, GameState
 
+from .commands import UiCommand
 from .model import BoardView, Mark, MarkKind, Square
 
 
@@ -40,3 +41,25 @@ def board_view(
 
 def marks(kind: MarkKind, cells: Iterable[int]) -> tuple[Mark, ...]:
     return tuple(Mark(cell, kind) for cell in cells)
+
+
+def snap_taps(
+    options: Iterable[int], command: Callable[[int], UiCommand], *, everywhere: bool = False
+) -> tuple[tuple[int, UiCommand], ...]:
+    """Board taps for choosing among `options`: a tap on a square or any of its eight neighbours picks it.
+
+    A square of the landscape board is about 30 px, smaller than a fingertip; snapping gives each
+    option a target of three squares by three. With `everywhere`, squares near no option mean themselves.
+    """
+    chosen = sorted(set(options))
+    taps = []
+    for cell in range(SQUARES):
+        col, row = cell % COLUMNS, cell // COLUMNS
+        near = [(max(abs(col - o % COLUMNS), abs(row - o // COLUMNS)), abs(col - o % COLUMNS) + abs(row - o // COLUMNS),
+                 o) for o in chosen]
+        best = min((n for n in near if n[0] <= 1), default=None)
+        if best is not None:
+            taps.append((cell, command(best[2])))
+        elif everywhere:
+            taps.append((cell, command(cell)))
+    return tuple(taps)

@@ -5,9 +5,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from datetime import datetime
 
-from companion.rules import COLOURS, SQUARES, GameState, IllegalAction, cell_name
+from companion.rules import COLOURS, GameState, IllegalAction, cell_name
 
-from .board import board_view, marks
+from .board import board_view, marks, snap_taps
 from .commands import UNDO, UiCommand
 from .model import LEADER_WORDS, NO_UI, TILE_WORDS, Button, Help, MarkKind, Screen, Tone, UiState
 
@@ -18,7 +18,7 @@ def mismatch(state: GameState, differ: Sequence[int], error: IllegalAction | Non
              ui: UiState = NO_UI) -> Screen:
     """The board shows something the game cannot explain: show where, say which rule, offer the ways out."""
     if ui.pick is not None:
-        return correct(state, ui.pick, ui)
+        return correct(state, ui.pick, differ, ui)
     where = ", ".join(cell_name(c) for c in sorted(differ))
     lines = [f"{len(differ)} square{'s' if len(differ) != 1 else ''} differ from the game: {where}."]
     if error is not None:
@@ -35,7 +35,7 @@ def mismatch(state: GameState, differ: Sequence[int], error: IllegalAction | Non
         name="mismatch", title="The board does not match the game", status=_turn(state), lines=tuple(lines),
         buttons=buttons, focus=ui.focus % len(buttons) if ui.focus is not None else 0,
         board=board_view(state, marks(MarkKind.DIFFERS, differ), tappable=True),
-        taps=tuple((cell, UiCommand.pick(cell)) for cell in range(SQUARES)), help=help_, tone=Tone.ERROR,
+        taps=snap_taps(differ, UiCommand.pick, everywhere=True), help=help_, tone=Tone.ERROR,
     )
 
 
@@ -48,7 +48,7 @@ def pieces_for(state: GameState, cell: int) -> tuple[str, ...]:
             *(f"{c.value} leader" for c in COLOURS), "catastrophe")
 
 
-def correct(state: GameState, cell: int, ui: UiState = NO_UI) -> Screen:
+def correct(state: GameState, cell: int, differ: Sequence[int] = (), ui: UiState = NO_UI) -> Screen:
     """Correct a misread: the players say what really stands on a square."""
     buttons = []
     for piece in pieces_for(state, cell):
@@ -65,8 +65,8 @@ def correct(state: GameState, cell: int, ui: UiState = NO_UI) -> Screen:
         name="correct", title=f"What stands on {cell_name(cell)}?", status=_turn(state),
         lines=("Tap another square to change it.",),
         buttons=tuple(buttons), focus=ui.focus % len(buttons) if ui.focus is not None else 0,
-        board=board_view(state, marks(MarkKind.DIFFERS, (cell,)), tappable=True),
-        taps=tuple((c, UiCommand.pick(c)) for c in range(SQUARES)), back=UiCommand.pick(-1),
+        board=board_view(state, (*marks(MarkKind.DIFFERS, differ), *marks(MarkKind.OPTION, (cell,))), tappable=True),
+        taps=snap_taps(differ, UiCommand.pick, everywhere=True), back=UiCommand.pick(-1),
         help=Help("Tiles are temple (red), farm (blue, on the river only), market (green), settlement (black)."),
         tone=Tone.PROMPT,
     )

@@ -262,7 +262,7 @@ class Renderer:
         if screen.status:  # else the title is already in the header
             self._text(surface, screen.title, title, round(34 * unit), ACCENT)
             rect = pygame.Rect(rect.x, title.bottom + pad // 2, rect.width, rect.bottom - title.bottom - pad // 2)
-        stepper_h = round(84 * unit) if screen.stepper else 0
+        stepper_h = round(100 * unit) if screen.stepper else 0
         table_h = 0
         if screen.table is not None:
             table_h = min(rect.height - stepper_h, round(36 * unit) * (len(screen.table.rows) + 1))
@@ -315,7 +315,7 @@ class Renderer:
                 self._text(surface, text, box, sizes[header], DIM if header else PAPER)
 
     def _stepper(self, surface: Any, rect: pygame.Rect, stepper: Stepper, unit: float) -> None:
-        label = pygame.Rect(rect.x, rect.y, rect.width, rect.height // 3)
+        label = pygame.Rect(rect.x, rect.y, rect.width, round(30 * unit))
         self._text(surface, stepper.label, label, round(24 * unit), DIM)
         row = pygame.Rect(rect.x, label.bottom, rect.width, rect.height - label.height)
         side = max(MIN_TARGET, row.height)

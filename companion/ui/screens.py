@@ -26,7 +26,7 @@ from companion.rules import (
     support_colour,
 )
 
-from .board import board_view, marks
+from .board import board_view, marks, snap_taps
 from .commands import UNDO, UiCommand
 from .model import (
     LEADER_WORDS,
@@ -303,7 +303,7 @@ def treasure(view: TableView) -> Screen:
         view.ui, name="treasure", title=f"{who} takes a treasure", status=status(state), lines=tuple(lines),
         buttons=tuple(Button(f"Treasure on {cell_name(o.cell)}", UiCommand.action(str(o))) for o in options),
         board=board_view(state, marks(MarkKind.OPTION, (o.cell for o in options)), tappable=True),
-        taps=tuple((o.cell, UiCommand.action(str(o))) for o in options),
+        taps=snap_taps((o.cell for o in options), lambda cell: UiCommand.action(f"treasure {cell_name(cell)}")),
         help=Help("A kingdom with two treasures and a green trader: the trader's owner takes all but one. "
                   "Each treasure is a wild point at the end.", P_END),
         tone=Tone.PROMPT,

@@ -95,7 +95,7 @@ def setup(draft: SetupDraft, ui: UiState = NO_UI, *, differ: Sequence[int] = ())
         title = "Camera check: lay out the set-up"
         lines = ("Put a red temple with a treasure on each marked temple square, and nothing else.",
                  ("The camera sees the set-up: all good." if not differ else
-                  f"{len(differ)} square{'s' if len(differ) != 1 else ''} do not match yet (marked)."))
+                  f"{len(differ)} square{'s do' if len(differ) != 1 else ' does'} not match yet (marked)."))
         buttons = (Button("Start the game", UiCommand.nav("start"), primary=not differ),
                    Button("Check again", UiCommand.nav("recheck"), primary=bool(differ)))
         help_ = Help("The set-up position also teaches the camera the colours of the pieces.")
