@@ -3,24 +3,25 @@
 from __future__ import annotations
 
 from companion.rules import Game, parse_cell
+from companion.ui import wizard
 from companion.ui.commands import Key, UiCommand
 from companion.ui.model import MarkKind
-from companion.ui.wizard import ManualTally, SetupDraft, manual_tally, setup
+from companion.ui.wizard import ManualTally, SetupDraft, manual_tally
 
 BACK = UiCommand.nav("back")
 
 
 def test_the_wizard_walks_from_players_to_the_camera_check() -> None:
     draft = SetupDraft()
-    screen = setup(draft)
+    screen = wizard.setup(draft)
     assert screen.name == "setup_players" and screen.back is None
     assert [b.command for b in screen.buttons] == [UiCommand.choose("players", n) for n in (2, 3, 4)]
     draft = draft.apply(UiCommand.choose("players", 3))
     assert draft is not None and draft.step == "dynasties"
-    assert "Seat 1 (the first player)" in setup(draft).title
+    assert "Seat 1 (the first player)" in wizard.setup(draft).title
     draft = draft.apply(UiCommand.choose("dynasty", "pot"))
     assert draft is not None
-    second = setup(draft)
+    second = wizard.setup(draft)
     assert "Seat 2" in second.title and "Seat 1: pot" in second.lines
     assert [b.label for b in second.buttons] == ["Archer", "Bull", "Lion"]  # pot is taken
     assert draft.apply(UiCommand.choose("dynasty", "pot")) is None
@@ -37,10 +38,10 @@ def test_the_wizard_walks_from_players_to_the_camera_check() -> None:
 
 def test_camera_check_shows_the_expected_set_up_and_what_differs() -> None:
     draft = SetupDraft(step="camera", players=2, dynasties=("bull", "lion"))
-    clean = setup(draft)
+    clean = wizard.setup(draft)
     assert clean.board is not None and sum(s.treasure for s in clean.board.squares) == 10
     assert clean.buttons[clean.focus].command == UiCommand.nav("start")
-    wrong = setup(draft, differ=(parse_cell("K1"),))
+    wrong = wizard.setup(draft, differ=(parse_cell("K1"),))
     assert wrong.board is not None and wrong.board.marked(MarkKind.DIFFERS) == (parse_cell("K1"),)
     assert wrong.buttons[wrong.focus].command == UiCommand.nav("recheck")
     assert wrong.lines[1] == "1 square does not match yet (marked)."
@@ -52,7 +53,7 @@ def test_back_undoes_one_step() -> None:
     assert back == SetupDraft(step="dynasties", players=2, dynasties=("bull",))
     back = back.apply(BACK)
     assert back is not None and back.dynasties == ()
-    assert setup(SetupDraft(step="scores")).resolve(UiCommand.key(Key.BACK)) == BACK
+    assert wizard.setup(SetupDraft(step="scores")).resolve(UiCommand.key(Key.BACK)) == BACK
 
 
 def test_manual_tally_is_entered_with_plus_minus_and_ranked_by_the_engine() -> None:
