@@ -14,7 +14,7 @@ from datetime import datetime
 from pathlib import Path
 
 from companion.hardware.display import LANDSCAPE, PORTRAIT
-from companion.rules import Event, EventKind, Game, IllegalAction, PendingKind
+from companion.rules import Event, EventKind, Game, IllegalAction, PendingKind, parse_cell
 
 from . import messages, screens, wizard
 from .commands import UiCommand
@@ -71,7 +71,7 @@ def gallery() -> list[Screen]:
                              and g.pending.conflict.attacker_committed is not None))
     war_won = play_until(lambda game, events: any(e.kind is EventKind.CONFLICT_WON and e.page == 9 for e in events))
     found = [
-        screens.turn(view(mid)),
+        screens.turn(view(mid, differ=(parse_cell("H6"),))),
         screens.swap(view(mid, asking="swap", ui=UiState(entry=3))),
         screens.support(view(revolt, ui=UiState(entry=2))),
         screens.support(view(war, ui=UiState(entry=1))),
@@ -82,6 +82,7 @@ def gallery() -> list[Screen]:
         screens.treasure(view(play_until(pending(PendingKind.TREASURE)))),
         screens.end_of_turn(view(play_until(happened(EventKind.BAG_LOW)))),
         screens.scores(view(mid, asking="scores", ui=UiState(peek=1))),
+        screens.for_state(view(mid, asking="menu")),
         screens.for_state(view(play_until(pending(PendingKind.GAME_OVER)))),
     ]
     draft = wizard.SetupDraft()

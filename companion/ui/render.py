@@ -138,7 +138,8 @@ class Renderer:
             left = body.copy()
             right = body.copy()
         else:
-            right_w = round(w * 0.38) if screen.board is not None else round(w * 0.34)
+            share = 0.38 if screen.board is not None else 0.34 if len(screen.buttons) <= 4 else 0.5
+            right_w = round(w * share)
             left = pygame.Rect(body.x, body.y, body.width - right_w - pad, body.height)
             right = pygame.Rect(left.right + pad, body.y, right_w, body.height)
 
@@ -309,9 +310,10 @@ class Renderer:
                                             default=round(26 * unit)))
             for part in (True, False)
         }
-        for text, box, header in boxes:
-            too_wide = font(sizes[header]).size(text)[0] > box.width
-            if text and not (header and too_wide):  # a narrow header keeps its colour symbol only
+        # Narrow headers keep their colour symbols only: all of them, so the columns look alike.
+        words = all(font(sizes[True]).size(text)[0] <= box.width for text, box, header in boxes if header)
+        for (text, box, header), cell in zip(boxes, (cell for row in rows for cell in row), strict=True):
+            if text and (words or not header or not isinstance(cell, Chip)):
                 self._text(surface, text, box, sizes[header], DIM if header else PAPER)
 
     def _stepper(self, surface: Any, rect: pygame.Rect, stepper: Stepper, unit: float) -> None:
@@ -359,5 +361,19 @@ class Renderer:
             draw_symbol(surface, colour, pygame.Rect(inner.x, inner.centery - side // 2, side, side))
             inner = pygame.Rect(inner.x + side + 8, inner.y, inner.width - side - 8, inner.height)
         size = round((56 if big else 28) * unit)
-        self._text(surface, label, inner, size, PAPER if enabled else DIM,
-                   align="center" if colour is None else "left")
+        ink = PAPER if enabled else DIM
+        if " " in label and fit_size(label, size, inner.width, inner.height) < round(22 * unit):
+            self._centred_lines(surface, label, inner, round(24 * unit), ink)  # two lines read better than tiny type
+        else:
+            self._text(surface, label, inner, size, ink, align="center" if colour is None else "left")
+
+    def _centred_lines(self, surface: Any, text: str, box: pygame.Rect, size: int, colour: Any) -> None:
+        size, lines = fit_paragraphs((text,), size, box.width, box.height)
+        height = len(lines) * font(size).get_linesize()
+        y = box.centery - height // 2
+        for line in lines:
+            image = font(size).render(line, True, colour)
+            rect = image.get_rect(midtop=(box.centerx, y))
+            surface.blit(image, rect)
+            self.texts.append(Text(line, rect, box))
+            y += font(size).get_linesize()

@@ -6,7 +6,7 @@ controller for its own moments (set-up, results, mismatches, messages). No pygam
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from companion.rules import (
@@ -32,9 +32,11 @@ from .model import (
     LEADER_WORDS,
     NO_UI,
     TILE_WORDS,
+    BoardView,
     Button,
     Chip,
     Help,
+    Mark,
     MarkKind,
     Screen,
     Stepper,
@@ -67,7 +69,13 @@ class TableView:
     config: GameConfig
     ui: UiState = NO_UI
     events: tuple[Event, ...] = ()  # from the last applied action(s): results to show
-    asking: str | None = None  # a prompt the players opened: "swap" or "scores"
+    asking: str | None = None  # a prompt the players opened: "swap", "scores" or "menu"
+    differ: tuple[int, ...] = ()  # squares where the camera sees something else than the game
+
+
+def picture(view: TableView, own: Iterable[Mark] = (), *, tappable: bool = False) -> BoardView:
+    """The board picture of a game screen: its own marks, and any square the camera disagrees with."""
+    return board_view(view.state, (*own, *marks(MarkKind.DIFFERS, view.differ)), tappable=tappable)
 
 
 def for_state(view: TableView) -> Screen:
@@ -76,6 +84,8 @@ def for_state(view: TableView) -> Screen:
         return swap(view)
     if view.asking == "scores":
         return scores(view)
+    if view.asking == "menu":
+        return menu(view)
     kind = view.state.pending.kind
     if kind is PendingKind.SUPPORT:
         return support(view)
@@ -144,7 +154,7 @@ def turn(view: TableView) -> Screen:
     )
     return _screen(
         view.ui, name="turn", title=f"{name(state, seat)}'s turn", status=status(state), lines=tuple(lines),
-        buttons=buttons, board=board_view(state), help=TURN_TIPS[state.turn % len(TURN_TIPS)], tone=Tone.PROMPT,
+        buttons=buttons, board=picture(view), help=TURN_TIPS[state.turn % len(TURN_TIPS)], tone=Tone.PROMPT,
     )
 
 
@@ -197,8 +207,9 @@ def support(view: TableView) -> Screen:
     n = min(pending.max_support, max(0, view.ui.entry or 0))
     what = "revolt" if c.kind == "revolt" else "war"
     title = f"{c.colour.value.capitalize()} {what}: {name(state, seat)} ({role}) commits"
-    board = board_view(state, (*marks(MarkKind.ATTACKER, c.attacker_supporters),
-                               *marks(MarkKind.DEFENDER, c.defender_supporters)))
+    # The two leaders carry their side's mark too, so the picture alone tells who fights whom.
+    board = picture(view, (*marks(MarkKind.ATTACKER, (c.attacker_leader, *c.attacker_supporters)),
+                               *marks(MarkKind.DEFENDER, (c.defender_leader, *c.defender_supporters))))
     help_ = (Help("Temples next to each leader count. Attacker, then defender, add temples from hand; "
                   "ties go to the defender.", P_REVOLT) if c.kind == "revolt" else
              Help(f"{TILE_WORDS[colour.value].capitalize()}s in each leader's own kingdom count. Attacker, then "
@@ -226,7 +237,7 @@ def result(view: TableView) -> Screen:
         lines.append("Take off the board: " + ", ".join(cell_name(c) for c in remove) + ".")
     return _screen(
         view.ui, name="result", title=won.text.split(",")[0] if won else "The conflict is over",
-        status=status(state), lines=tuple(lines), board=board_view(state, marks(MarkKind.REMOVE, remove)),
+        status=status(state), lines=tuple(lines), board=picture(view, marks(MarkKind.REMOVE, remove)),
         buttons=(Button("Done: pieces removed", DONE, primary=True),),
         help=Help("The loser's leader goes home; in a war the loser's supporters leave the board and score for "
                   "the winner.", P_WAR if won is None or won.page == P_WAR else P_REVOLT),
@@ -243,7 +254,7 @@ def war_order(view: TableView) -> Screen:
         view.ui, name="war_order", title=f"{name(state, pending.player)}: which war first?", status=status(state),
         lines=(f"The uniting tile starts {len(wars)} wars. {name(state, pending.player)} chooses the order, "
                "even when not fighting.",),
-        buttons=buttons, board=board_view(state), help=Help("The active player chooses the order of the wars; "
+        buttons=buttons, board=picture(view), help=Help("The active player chooses the order of the wars; "
                                                              "after each war, the next is fought only if its leaders "
                                                              "are still joined.", P_WAR),
         tone=Tone.PROMPT,
@@ -267,7 +278,7 @@ def monument(view: TableView) -> Screen:
         lines = (f"{who} completed {len(blocks)} squares of four: which one gets the monument? "
                  "Tap it on the board or choose below.",)
         taps = tuple((cell, UiCommand.pick(b)) for b in blocks for cell in (b, b + 1, b + 16, b + 17))
-        board = board_view(state, marks(MarkKind.OPTION, blocks), tappable=True)
+        board = picture(view, marks(MarkKind.OPTION, blocks), tappable=True)
     else:
         here = [o for o in builds if o.cell == block]
         colour = state.square(block).tile
@@ -278,7 +289,7 @@ def monument(view: TableView) -> Screen:
         lines = (f"{who} may build a monument on the four {tile_words} at {cell_name(block)}: "
                  "they turn face down. Which monument?",)
         taps = ()
-        board = board_view(state, marks(MarkKind.OPTION, (block,)))
+        board = picture(view, marks(MarkKind.OPTION, (block,)))
     return _screen(
         view.ui, name="monument", title="Build a monument?", status=status(state), lines=lines, buttons=buttons,
         board=board, taps=taps, back=UiCommand.pick(-1) if len(blocks) > 1 and block is not None else None,
@@ -302,7 +313,7 @@ def treasure(view: TableView) -> Screen:
     return _screen(
         view.ui, name="treasure", title=f"{who} takes a treasure", status=status(state), lines=tuple(lines),
         buttons=tuple(Button(f"Treasure on {cell_name(o.cell)}", UiCommand.action(str(o))) for o in options),
-        board=board_view(state, marks(MarkKind.OPTION, (o.cell for o in options)), tappable=True),
+        board=picture(view, marks(MarkKind.OPTION, (o.cell for o in options)), tappable=True),
         taps=snap_taps((o.cell for o in options), lambda cell: UiCommand.action(f"treasure {cell_name(cell)}")),
         help=Help("A kingdom with two treasures and a green trader: the trader's owner takes all but one. "
                   "Each treasure is a wild point at the end.", P_END),
@@ -379,4 +390,22 @@ def tally(scores_: Sequence[PlayerScore], *, reason: str = "") -> Screen:
         table=Table((*_colour_header(), "score"), tuple(rows)),
         buttons=(Button("New game", UiCommand.nav("new"), primary=True),),
         help=Help("Your score is your weakest colour after treasures; ties compare the next-weakest.", P_END),
+    )
+
+
+def menu(view: TableView) -> Screen:
+    """What the players can ask for at any time."""
+    buttons = (
+        Button("Scores", UiCommand.nav("scores")),
+        Button("Take back the last action", UNDO),
+        Button("Correct a square", UiCommand.nav("correct")),
+        Button("Tally by hand", UiCommand.nav("manual")),
+        Button("New game", UiCommand.nav("new")),
+        Button("Close", CLOSE, primary=True),
+    )
+    return _screen(
+        view.ui, name="menu", title="Menu", status=status(view.state),
+        lines=("A long press of the back button also takes back the last action.",),
+        buttons=buttons, back=CLOSE,
+        help=Help("Every prompt names the rulebook page that explains it."),
     )

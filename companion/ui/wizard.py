@@ -13,7 +13,20 @@ from companion.rules import BOARDS, COLOURS, DYNASTIES, GameConfig, PlayerScore,
 
 from .board import board_view, marks
 from .commands import UiCommand, Verb
-from .model import NO_UI, TILE_WORDS, Button, Chip, Help, MarkKind, Screen, Stepper, Table, Tone, UiState
+from .model import (
+    DYNASTY_LETTERS,
+    NO_UI,
+    TILE_WORDS,
+    Button,
+    Chip,
+    Help,
+    MarkKind,
+    Screen,
+    Stepper,
+    Table,
+    Tone,
+    UiState,
+)
 
 STEPS = ("players", "dynasties", "board", "scores", "camera")
 BACK = UiCommand.nav("back")
@@ -76,9 +89,9 @@ def setup(draft: SetupDraft, ui: UiState = NO_UI, *, differ: Sequence[int] = ())
         title = f"Seat {seat}{first}: which dynasty?"
         lines = ("Choose the first player at random, then go clockwise round the table.",
                  *(f"Seat {i + 1}: {d}" for i, d in enumerate(draft.dynasties)))
-        buttons = tuple(Button(d.capitalize(), UiCommand.choose("dynasty", d)) for d in DYNASTIES
-                        if d not in draft.dynasties)
-        help_ = Help("The dynasty symbol on the leaders tells whose they are: archer, bull, pot or lion.")
+        buttons = tuple(Button(f"{d.capitalize()} ({DYNASTY_LETTERS[d]})", UiCommand.choose("dynasty", d))
+                        for d in DYNASTIES if d not in draft.dynasties)
+        help_ = Help("The dynasty symbol on the leaders tells whose they are; the screen shows it as a letter.")
     elif draft.step == "board":
         title, lines = "Which side of the board?", ("The standard side has the river in a long bend; the "
                                                     "alternate side is the 2015 edition's back.",)

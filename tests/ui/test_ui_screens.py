@@ -100,8 +100,8 @@ def test_revolt_highlights_both_sides_and_commits_what_the_player_entered() -> N
     screen = screens.for_state(view(found, ui=UiState(entry=n)))
     assert screen.name == "support" and "revolt" in screen.title.lower() and "attacker" in screen.title
     assert screen.board is not None
-    assert screen.board.marked(MarkKind.ATTACKER) == conflict.attacker_supporters
-    assert screen.board.marked(MarkKind.DEFENDER) == conflict.defender_supporters
+    assert screen.board.marked(MarkKind.ATTACKER) == (conflict.attacker_leader, *conflict.attacker_supporters)
+    assert screen.board.marked(MarkKind.DEFENDER) == (conflict.defender_leader, *conflict.defender_supporters)
     assert screen.stepper is not None and screen.stepper.maximum == game.pending.max_support
     assert screen.stepper.colour == "red"  # revolts are fought with temples
     assert screen.help is not None and screen.help.page == 8
@@ -260,3 +260,21 @@ def test_messages_say_what_happened_in_plain_words() -> None:
     assert ok(messages.camera_lost()) == UiCommand.nav("retry")
     error = messages.error(IllegalAction("leader-temple", "A leader must stand next to a temple", 6))
     assert error.help is not None and error.help.page == 6 and error.tone is Tone.WARNING
+
+
+def test_squares_the_camera_disagrees_with_are_marked_on_game_screens(mid) -> None:  # type: ignore[no-untyped-def]
+    h6 = parse_cell("H6")
+    screen = screens.for_state(view(mid, differ=(h6,)))
+    assert screen.board is not None and screen.board.marked(MarkKind.DIFFERS) == (h6,)
+    assert screens.for_state(view(mid)).board.marked(MarkKind.DIFFERS) == ()  # type: ignore[union-attr]
+
+
+def test_menu_offers_scores_undo_corrections_and_a_hand_tally(mid) -> None:  # type: ignore[no-untyped-def]
+    screen = screens.for_state(view(mid, asking="menu"))
+    commands = [b.command for b in screen.buttons]
+    assert screen.name == "menu"
+    for wanted in (UiCommand.nav("scores"), UNDO, UiCommand.nav("correct"), UiCommand.nav("manual"),
+                   UiCommand.nav("new"), UiCommand.nav("close")):
+        assert wanted in commands
+    assert screen.buttons[screen.focus].command == UiCommand.nav("close")
+    assert screen.resolve(UiCommand.key(Key.BACK)) == UiCommand.nav("close")
