@@ -14,7 +14,7 @@ from datetime import datetime
 from pathlib import Path
 
 from companion.hardware.display import LANDSCAPE, PORTRAIT
-from companion.rules import Event, EventKind, Game, IllegalAction, PendingKind, parse_cell
+from companion.rules import Conflict, Event, EventKind, Game, IllegalAction, PendingKind, parse_cell
 
 from . import messages, screens, wizard
 from .commands import UiCommand
@@ -45,6 +45,11 @@ def pending(kind: PendingKind, test: Callable[[Game], bool] = lambda game: True)
     return lambda game, events: game.pending.kind is kind and test(game)
 
 
+def conflict(test: Callable[[Conflict], bool]) -> Callable[..., bool]:
+    """A support decision in a conflict that passes `test`."""
+    return lambda game, events: game.pending.conflict is not None and test(game.pending.conflict)
+
+
 def happened(kind: EventKind) -> Callable[..., bool]:
     return lambda game, events: any(e.kind is kind for e in events)
 
@@ -66,9 +71,8 @@ def view(found: Found, **fields: object) -> TableView:
 def gallery() -> list[Screen]:
     """One of every screen, filled from real game situations."""
     mid = play_until(lambda game, events: game.pending.kind is PendingKind.ACTION and game.state.turn >= 12)
-    revolt = play_until(pending(PendingKind.SUPPORT, lambda g: g.pending.conflict.kind == "revolt"))
-    war = play_until(pending(PendingKind.SUPPORT, lambda g: g.pending.conflict.kind == "war"
-                             and g.pending.conflict.attacker_committed is not None))
+    revolt = play_until(conflict(lambda c: c.kind == "revolt"))
+    war = play_until(conflict(lambda c: c.kind == "war" and c.attacker_committed is not None))
     war_won = play_until(lambda game, events: any(e.kind is EventKind.CONFLICT_WON and e.page == 9 for e in events))
     found = [
         screens.turn(view(mid, differ=(parse_cell("H6"),))),

@@ -195,13 +195,12 @@ class Renderer:
         return buttons, pygame.Rect(right.x, right.y, right.width, right.height - height - pad)
 
     def _text(self, surface: Any, text: str, box: pygame.Rect, size: int, colour: Any = PAPER,
-              align: str = "left") -> pygame.Rect:
+              align: str = "left") -> None:
         size = fit_size(text, size, box.width, box.height)
         image = font(size).render(text, True, colour)
         rect = image.get_rect(center=box.center) if align == "center" else image.get_rect(midleft=box.midleft)
         surface.blit(image, rect)
         self.texts.append(Text(text, rect, box))
-        return rect
 
     def _paragraphs(self, surface: Any, lines: tuple[str, ...], box: pygame.Rect, size: int,
                     colour: Any = PAPER) -> int:

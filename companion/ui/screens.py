@@ -34,6 +34,7 @@ from .model import (
     TILE_WORDS,
     BoardView,
     Button,
+    Cell,
     Chip,
     Help,
     Mark,
@@ -316,7 +317,7 @@ def treasure(view: TableView) -> Screen:
         board=picture(view, marks(MarkKind.OPTION, (o.cell for o in options)), tappable=True),
         taps=snap_taps((o.cell for o in options), lambda cell: UiCommand.action(f"treasure {cell_name(cell)}")),
         help=Help("A kingdom with two treasures and a green trader: the trader's owner takes all but one. "
-                  "Each treasure is a wild point at the end.", P_END),
+                  "Each treasure is a wild point at the end."),
         tone=Tone.PROMPT,
     )
 
@@ -338,7 +339,7 @@ def end_of_turn(view: TableView) -> Screen:
     )
 
 
-def _colour_header() -> tuple[Chip | str, ...]:
+def _colour_header() -> tuple[Cell, ...]:
     return ("", *(Chip(c.value, TILE_WORDS[c.value]) for c in Colour))
 
 
@@ -346,7 +347,7 @@ def scores(view: TableView) -> Screen:
     """Points per player and colour; hidden unless open or a player holds their seat to peek."""
     state = view.state
     open_ = view.config.open_scores
-    rows = []
+    rows: list[tuple[Cell, ...]] = []
     for p in state.players:
         if open_ or view.ui.peek == p.seat:
             rows.append((f"{p.name}", *(Chip(c.value, str(n)) for c, n in zip(Colour, p.points, strict=True))))
@@ -370,7 +371,7 @@ def scores(view: TableView) -> Screen:
 def tally(scores_: Sequence[PlayerScore], *, reason: str = "") -> Screen:
     """The final tally: four colours, treasures spread, weakest colour, ranking and tie-breaks in words."""
     ranked = sorted(scores_, key=lambda s: (s.rank, s.seat))
-    rows = []
+    rows: list[tuple[Cell, ...]] = []
     for s in ranked:
         spread = [f"+{n}" if n else "" for n in s.spread]
         cells = (Chip(c.value, f"{f}{' (' + t + ')' if t else ''}") for c, f, t in zip(Colour, s.final, spread,

@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
-from companion.rules import BOARDS, COLOURS, DYNASTIES, GameConfig, PlayerScore, initial_state, rank_scores
+from companion.rules import BOARDS, COLOURS, DYNASTIES, Colour, GameConfig, PlayerScore, initial_state, rank_scores
 
 from .board import board_view, marks
 from .commands import UiCommand, Verb
@@ -18,6 +18,7 @@ from .model import (
     NO_UI,
     TILE_WORDS,
     Button,
+    Cell,
     Chip,
     Help,
     MarkKind,
@@ -78,6 +79,7 @@ def setup(draft: SetupDraft, ui: UiState = NO_UI, *, differ: Sequence[int] = ())
     status = f"New game · step {number} of {len(STEPS)}"
     back = BACK if draft.step != "players" else None
     buttons: tuple[Button, ...]
+    lines: tuple[str, ...]
     board = None
     if draft.step == "players":
         title, lines = "How many players?", ("Tigris & Euphrates is for 2 to 4 players.",)
@@ -121,7 +123,7 @@ def setup(draft: SetupDraft, ui: UiState = NO_UI, *, differ: Sequence[int] = ())
 
 # --- the hand-entered tally -----------------------------------------------------------------------
 
-FIELDS = (*COLOURS, "treasures")
+FIELDS: tuple[Colour | str, ...] = (*COLOURS, "treasures")
 
 
 @dataclass(frozen=True, slots=True)
@@ -158,10 +160,12 @@ class ManualTally:
 def manual_tally(draft: ManualTally, ui: UiState = NO_UI) -> Screen:
     seat, column = divmod(draft.field, len(FIELDS))
     what = FIELDS[column]
-    label = "treasures" if what == "treasures" else f"{what.value} {TILE_WORDS[what.value]} points"
-    colour = None if what == "treasures" else what.value
-    rows = tuple((n, *(str(v) for v in values)) for n, values in zip(draft.names, draft.values, strict=True))
-    header = ("", *(Chip(c.value, TILE_WORDS[c.value]) for c in COLOURS), "treasures")
+    label = f"{what.value} {TILE_WORDS[what.value]} points" if isinstance(what, Colour) else str(what)
+    colour = what.value if isinstance(what, Colour) else None
+    rows: tuple[tuple[Cell, ...], ...] = tuple(
+        (n, *(str(v) for v in values)) for n, values in zip(draft.names, draft.values, strict=True)
+    )
+    header: tuple[Cell, ...] = ("", *(Chip(c.value, TILE_WORDS[c.value]) for c in COLOURS), "treasures")
     buttons = (Button("Next", UiCommand.nav("next"), primary=True),
                Button("Previous", UiCommand.nav("previous")),
                Button("Show the result", UiCommand.nav("tally")))

@@ -191,3 +191,28 @@ def test_pins_from_config_says_what_is_wrong() -> None:
         pins_from_config({"up": 6})
     with pytest.raises(ValueError, match="not a BCM GPIO"):
         pins_from_config({"up": 40})
+
+
+def test_without_gpiozero_the_app_runs_on_keys_and_touch(monkeypatch: pytest.MonkeyPatch,
+                                                        caplog: pytest.LogCaptureFixture) -> None:
+    import logging
+    import sys
+
+    from companion.hardware.buttons import open_gpio_buttons
+
+    caplog.set_level(logging.INFO)
+    monkeypatch.setitem(sys.modules, "gpiozero", None)  # as if it were not installed
+    assert open_gpio_buttons() is None
+    assert "use the keyboard or the touchscreen" in caplog.text
+
+
+def test_open_gpio_buttons_on_mock_pins() -> None:
+    from gpiozero.pins.mock import MockFactory
+
+    from companion.hardware.buttons import open_gpio_buttons
+
+    factory = MockFactory()
+    buttons = open_gpio_buttons(pin_factory=factory)
+    assert buttons is not None
+    buttons.close()
+    factory.reset()
