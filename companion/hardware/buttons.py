@@ -23,7 +23,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from companion.ui.commands import Key, UiCommand
+from companion.ui.commands import Key, UiCommand, Verb
 
 log = logging.getLogger(__name__)
 
@@ -47,7 +47,8 @@ class ButtonLogic:
     """Debounce, long press and repeat from timed edges. Call `tick` every frame of the main loop.
 
     Press of up/down: a command at once, then repeats while held. Press of OK/back/menu: a short
-    command on release, or a long one (`long=True`) as soon as the press has lasted `long_press`.
+    command on release, or a long one (`long=True`) as soon as the press has lasted `long_press`
+    and a RELEASE when it ends.
     """
 
     def __init__(self, timing: Timing = Timing()) -> None:
@@ -97,8 +98,10 @@ class ButtonLogic:
                 self._next_repeat[key] = now + self.timing.repeat_delay
                 return [UiCommand.key(key)]
             return []
-        if key in REPEATING or key in self._long_sent:
+        if key in REPEATING:
             return []
+        if key in self._long_sent:
+            return [UiCommand(Verb.RELEASE, key)]  # e.g. hide the scores a held button showed
         return [UiCommand.key(key)]
 
 

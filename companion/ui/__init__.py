@@ -25,6 +25,7 @@ How the controller uses it (one main loop, no threads)::
         else: handle(command)              # ACTION → game.apply(command.value); UNDO; NAV; CHOOSE; TAP; MENU
 
 Commands (`UiCommand`, in `commands`): KEY (up/+, down/−, OK, back, menu; `long` for a long press),
+RELEASE (a long-pressed button let go: ends a peek at hidden scores),
 ACTION (an engine action text: "support 3", "swap 2", "pass", "war red", "monument red/blue E7",
 "no-monument", "treasure B2"), TAP (a board square), PICK (a square as the first step of a choice),
 ENTRY / FOCUS / PEEK (the screen's own state, kept in `UiState`), CHOOSE ("players=3",

@@ -18,7 +18,7 @@ from companion.hardware.buttons import (
     pins_from_config,
     post_edge,
 )
-from companion.ui.commands import Key, UiCommand
+from companion.ui.commands import Key, UiCommand, Verb
 
 TIMING = Timing(debounce=0.03, long_press=0.7, repeat_delay=0.45, repeat_interval=0.12)
 UP, OK = UiCommand.key(Key.UP), UiCommand.key(Key.OK)
@@ -107,7 +107,7 @@ def test_release_lost_in_bounce_is_caught_when_the_contact_settles(rig: Rig) -> 
     assert rig.commands == [UP]
 
 
-def test_long_press_fires_once_while_held_and_not_again_on_release(rig: Rig) -> None:
+def test_long_press_fires_once_while_held_and_its_release_is_told(rig: Rig) -> None:
     rig.press(Key.BACK, 0.0)
     rig.at(0.5)
     assert rig.commands == []
@@ -116,7 +116,7 @@ def test_long_press_fires_once_while_held_and_not_again_on_release(rig: Rig) -> 
     rig.at(1.5)
     rig.release(Key.BACK, 2.0)
     rig.at(2.1)
-    assert rig.commands == [UiCommand.key(Key.BACK, long=True)]
+    assert rig.commands == [UiCommand.key(Key.BACK, long=True), UiCommand(Verb.RELEASE, Key.BACK)]
 
 
 def test_plus_repeats_while_held(rig: Rig) -> None:
@@ -174,7 +174,7 @@ def test_keyboard_stands_in_for_the_buttons() -> None:
         assert buttons.handle(down) == []
         clock.now += 1.0
         assert buttons.tick() == [UiCommand.key(Key.BACK, long=True)]
-        assert buttons.handle(up) == []
+        assert buttons.handle(up) == [UiCommand(Verb.RELEASE, Key.BACK)]
         plus = pygame.event.Event(pygame.KEYDOWN, key=pygame.K_KP_PLUS, mod=0, unicode="+")
         assert buttons.handle(plus) == [UP]
         letter = pygame.event.Event(pygame.KEYDOWN, key=pygame.K_q, mod=0, unicode="q")

@@ -278,3 +278,10 @@ def test_menu_offers_scores_undo_corrections_and_a_hand_tally(mid) -> None:  # t
         assert wanted in commands
     assert screen.buttons[screen.focus].command == UiCommand.nav("close")
     assert screen.resolve(UiCommand.key(Key.BACK)) == UiCommand.nav("close")
+
+
+def test_a_seat_held_on_the_ok_button_peeks_until_released(mid) -> None:  # type: ignore[no-untyped-def]
+    screen = screens.scores(view(mid, asking="scores", ui=UiState(focus=2)))
+    assert screen.resolve(UiCommand.key(Key.OK, long=True)) == UiCommand.peek(2)
+    assert screen.resolve(UiCommand(Verb.RELEASE, Key.OK)) == UiCommand.peek(None)
+    assert screens.turn(view(mid)).resolve(UiCommand(Verb.RELEASE, Key.OK)) is None
