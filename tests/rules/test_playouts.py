@@ -9,6 +9,7 @@ from __future__ import annotations
 import random
 
 import pytest
+import referee
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from rulecheck import check_invariants
@@ -120,6 +121,20 @@ def test_random_playouts_keep_every_invariant(players: int, board: str) -> None:
         assert game.state.game_over is not None
         endings.add(game.state.game_over.split()[0])
     assert endings  # every game reached an end
+
+
+@pytest.mark.parametrize("board", ["standard", "alternate"])
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_random_playouts_agree_with_the_referee(players: int, board: str) -> None:
+    counted = {"tiles": 0, "conflicts": 0, "war removals": 0, "ends of turn": 0}
+    for seed in range(2):
+        game = Game.new(players, board=board, seed=seed)
+        rng = random.Random(seed)
+        while not game.state.over:
+            game.apply(rng.choice(game.legal_actions()))
+        for what, n in referee.check_game(game.config, game.actions).items():
+            counted[what] += n
+    assert counted["tiles"] and counted["conflicts"] and counted["ends of turn"]
 
 
 @settings(max_examples=8, deadline=None, suppress_health_check=[HealthCheck.too_slow])
