@@ -9,7 +9,18 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 
-from companion.rules import NO_CELL, Action, Event, EventKind, Game, GameConfig, GameState, PendingKind, PlaceTile
+from companion.rules import (
+    NO_CELL,
+    Action,
+    Event,
+    EventKind,
+    Game,
+    GameConfig,
+    GameState,
+    PendingKind,
+    PlaceTile,
+    TakeTreasure,
+)
 from companion.rules.pieces import BLACK, GREEN, RED, Colour
 
 COLUMNS, ROWS = 16, 11
@@ -117,11 +128,20 @@ def treasures_owed(state: GameState) -> bool:
     return False
 
 
+def corner_first(state: GameState, cell: int) -> bool:
+    """Whether the trader's owner may take the treasure on `cell`: a corner one, or none is left on a corner."""
+    trader = state.players[state.pending.player].leaders[GREEN.index]
+    cells = region(state, [trader])
+    if cell not in cells or not state.square(cell).treasure:
+        return False
+    return state.square(cell).corner or not any(state.square(c).treasure and state.square(c).corner for c in cells)
+
+
 def check_game(config: GameConfig, actions: Sequence[Action | str]) -> dict[str, int]:
     """Play `actions` and hold every tile score, conflict, war removal, monument payment and treasure
     obligation against the naive reading above; returns how many of each were checked."""
     game = Game(config)
-    counted = {"tiles": 0, "conflicts": 0, "war removals": 0, "ends of turn": 0}
+    counted = {"tiles": 0, "conflicts": 0, "war removals": 0, "ends of turn": 0, "treasure choices": 0}
     for number, text in enumerate(actions, start=1):
         before = game.state
         events = game.apply(text)
@@ -133,6 +153,9 @@ def check_game(config: GameConfig, actions: Sequence[Action | str]) -> dict[str,
             tile_points = [(e.player, e.colour, e.amount) for e in events
                            if e.kind is EventKind.SCORED and e.page is None]
             assert tile_points == ([] if scorer is None else [(scorer, action.colour, 1)]), where
+        if isinstance(action, TakeTreasure):
+            counted["treasure choices"] += 1
+            assert corner_first(before, action.cell), where
         if any(e.kind in (EventKind.WAR_STARTED, EventKind.REVOLT_STARTED) for e in events):
             counted["conflicts"] += 1
             _check_supporters(after, where)

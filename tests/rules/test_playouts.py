@@ -126,7 +126,7 @@ def test_random_playouts_keep_every_invariant(players: int, board: str) -> None:
 @pytest.mark.parametrize("board", ["standard", "alternate"])
 @pytest.mark.parametrize("players", [2, 3, 4])
 def test_random_playouts_agree_with_the_referee(players: int, board: str) -> None:
-    counted = {"tiles": 0, "conflicts": 0, "war removals": 0, "ends of turn": 0}
+    counted = {"tiles": 0, "conflicts": 0, "war removals": 0, "ends of turn": 0, "treasure choices": 0}
     for seed in range(2):
         game = Game.new(players, board=board, seed=seed)
         rng = random.Random(seed)
