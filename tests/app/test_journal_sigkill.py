@@ -38,11 +38,18 @@ def test_sigkill_at_random_moments(tmp_path):
     for kill in range(KILLS):
         player = subprocess.Popen([sys.executable, str(PLAYER), str(tmp_path), str(kill)],
                                   stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env, cwd=REPO)
-        time.sleep(rng.uniform(0.05, 0.5))
+        first = ""
+        if kill % 5:
+            # Mostly mid-game: once the game is resumed or started, at a random moment of play.
+            first = player.stdout.readline()
+            time.sleep(rng.uniform(0.0, 0.25))
+        else:
+            # Now and then while it is starting up, resuming or cutting a record.
+            time.sleep(rng.uniform(0.0, 0.4))
         player.send_signal(signal.SIGKILL)
         out, err = player.communicate(timeout=30)
         assert player.returncode == -signal.SIGKILL, err
-        acknowledged = out.splitlines()
+        acknowledged = (first + out).splitlines()
         records = sorted(tmp_path.glob("game-*.jsonl"))
         if not records:
             assert not acknowledged, "a journaled line was acknowledged but no record exists"
