@@ -38,9 +38,7 @@ def _px(mm: float) -> int:
     return round(mm * PX_PER_MM)
 
 
-def _text(
-    sheet: np.ndarray, text: str, x_mm: float, y_mm: float, height_mm: float, bold: bool = False
-) -> None:
+def _text(sheet: np.ndarray, text: str, x_mm: float, y_mm: float, height_mm: float, bold: bool = False) -> None:
     scale = _px(height_mm) / 22  # Hershey simplex capitals are about 22 px tall at scale 1
     thickness = max(2, round(scale * (2.6 if bold else 1.6)))
     cv2.putText(sheet, text, (_px(x_mm), _px(y_mm)), _FONT, scale, _BLACK, thickness, cv2.LINE_8)
@@ -102,9 +100,7 @@ def _board_diagram(sheet: np.ndarray, x_mm: float, y_mm: float, width_mm: float)
         cv2.rectangle(sheet, at(*(centre - half)), at(*(centre + half)), _BLACK, -1, cv2.LINE_8)
         tx, ty = at(*centre)
         label_scale = _px(2.6) / 22
-        cv2.putText(
-            sheet, str(marker_id), (tx - _px(1), ty + _px(1.3)), _FONT, label_scale, _WHITE, 2, cv2.LINE_8
-        )
+        cv2.putText(sheet, str(marker_id), (tx - _px(1), ty + _px(1.3)), _FONT, label_scale, _WHITE, 2, cv2.LINE_8)
     _text(sheet, "TITLE EDGE", x_mm + width_mm / 2 - 12, y_mm - 2, 3.2)
 
 
