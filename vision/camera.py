@@ -10,6 +10,7 @@ already delivered in full), so the frame that is read is the frame the motion ch
 from __future__ import annotations
 
 import abc
+import contextlib
 import math
 from collections import deque
 from pathlib import Path
@@ -437,7 +438,6 @@ class PiCamera(Camera):
     def close(self) -> None:
         camera, self._camera = self._camera, None
         if camera is not None:
-            try:
+            with contextlib.suppress(RuntimeError, OSError):  # a camera that has gone cannot stop
                 camera.stop()
-            finally:
-                camera.close()
+            camera.close()
