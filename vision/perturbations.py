@@ -334,7 +334,7 @@ def random_conditions(rng: np.random.Generator, *, hands: bool = False, bump: bo
     return Conditions(
         blur_sigma=float(rng.uniform(0.4, 1.8)) if maybe(0.6, "blur") else 0.0,
         noise_sigma=float(rng.uniform(1.5, 7)) if maybe(0.8, "noise") else 0.0,
-        jpeg_quality=int(rng.integers(60, 96)) if maybe(0.5, "jpeg") else None,
+        jpeg_quality=int(rng.integers(60, 96)) if maybe(0.35, "jpeg") else None,  # Pi frames are raw; webcams send JPEG
         exposure=float(rng.uniform(0.7, 1.3)),
         light_falloff=float(rng.uniform(0.05, 0.4)) if maybe(0.6, "uneven light") else 0.0,
         light_angle_deg=float(rng.uniform(0, 360)),
