@@ -43,10 +43,9 @@ def test_the_uniting_tile_never_scores_even_without_a_war() -> None:
     assert "unites two kingdoms" in events[1].text and events[1].page == 9
     assert len(game.state.kingdoms()) == 1 and game.state.unification == -1
     assert points(game, 0) == NOTHING and points(game, 1) == NOTHING
-    # The next tile in the united kingdom scores as usual: the priest takes red, the king the rest.
+    # The next tile beside it scores as usual, and only for itself: one red point for the priest.
     assert only(game.apply("tile red G5"), EventKind.SCORED).player == 1
-    game2 = game  # the uniting tile itself never scored afterwards either
-    assert points(game2, 0) == NOTHING
+    assert points(game, 1) == {"red": 1, "blue": 0, "green": 0, "black": 0} and points(game, 0) == NOTHING
 
 
 def test_the_uniting_tile_never_scores_after_its_war() -> None:
