@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 from rulecheck import hand, illegal, kinds, leader, only, points, sq
 
-from companion.rules import EventKind, Game, PendingKind, position
+from companion.rules import EventKind, Game, PendingKind, cell_name, position
 from companion.rules.pieces import Colour
 
 RED, BLUE, GREEN, BLACK = Colour
@@ -233,3 +233,12 @@ def test_an_illegal_action_is_a_value_error_that_names_the_rule() -> None:
     error = illegal(game, "leader red A1", "no-temple", 6, "next to a temple")
     assert isinstance(error, ValueError)
     assert str(error) == "A leader must stand next to a temple. (p. 6)"
+
+
+def test_the_standard_board_is_the_one_of_rules_md() -> None:
+    board = Game.new(2, seed=1).state.board
+    assert board.river.bit_count() == 41
+    temples = [cell_name(c) for c in range(176) if board.temples >> c & 1]
+    assert sorted(temples) == sorted(["K1", "B2", "P2", "F3", "N5", "I7", "B8", "O9", "F10", "K11"])
+    assert sorted(cell_name(c) for c in range(176) if board.corners >> c & 1) == ["B2", "B8", "O9", "P2"]
+    assert board.is_river(sq("E1")) and board.is_river(sq("A4")) and not board.is_river(sq("A1"))
