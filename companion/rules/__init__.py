@@ -27,6 +27,7 @@ from .engine import Game, NothingToUndo, initial_state, legal_actions, replay, s
 from .errors import CompanionError, IllegalAction
 from .events import Event, EventKind
 from .pieces import COLOURS, DYNASTIES, HAND_SIZE, TILES_IN_GAME, Colour, Monument
+from .position import position
 from .scoring import PlayerScore, final_scores, rank_scores, spread_treasures
 from .state import (
     NO_CELL,
@@ -46,6 +47,6 @@ __all__ = [
     "DeclineMonument", "Event", "EventKind", "Game", "GameConfig", "GameState", "IllegalAction", "Kingdom",
     "Monument", "NothingToUndo", "Pass", "Pending", "PendingKind", "PlaceCatastrophe", "PlaceLeader",
     "PlaceTile", "PlayerScore", "PlayerState", "Square", "Support", "Swap", "TakeTreasure", "Withdraw",
-    "board_named", "cell_name", "final_scores", "initial_state", "legal_actions", "parse_cell", "rank_scores",
-    "replay", "spread_treasures", "state_summary", "support_colour",
+    "board_named", "cell_name", "final_scores", "initial_state", "legal_actions", "parse_cell", "position",
+    "rank_scores", "replay", "spread_treasures", "state_summary", "support_colour",
 ]
