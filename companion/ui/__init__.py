@@ -5,17 +5,17 @@ How the controller uses it (one main loop, no threads)::
     from companion.ui import screens, Renderer, UiState
     from companion.ui.inputs import Inputs
     from companion.hardware.buttons import open_gpio_buttons
-    from companion.hardware.display import open_display
+    from companion.hardware.display import Display
 
-    surface = open_display((800, 480))     # KMSDRM: full screen at the panel's size
+    display = Display((800, 480), rotation=0)   # KMSDRM: full screen at the panel's size
     renderer = Renderer()
-    inputs = Inputs(renderer)              # keys, GPIO edges, touches; long presses and repeats
+    inputs = Inputs(renderer, touches=display.pointer)  # keys, GPIO, touches; long presses, repeats
     gpio = open_gpio_buttons()             # None without GPIO: keyboard and touch still work
     ui = UiState()                         # reset to UiState() whenever the screen changes
 
     while True:                            # every frame (~30 per second)
         screen = screens.for_state(screens.TableView(game.state, game.config, ui, events))
-        renderer.draw(surface, screen); pygame.display.flip()   # redraw only when `screen` changed
+        renderer.draw(display.surface, screen); display.show()  # redraw only when `screen` changed
         for command in inputs.commands(pygame.event.get()):
             command = screen.resolve(command)  # a raw key → what it means on this screen
             if command is None: continue

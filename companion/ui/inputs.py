@@ -7,7 +7,7 @@ from collections.abc import Callable, Iterable
 from typing import Any
 
 from companion.hardware.buttons import DEFAULT_TIMING, Buttons, Timing
-from companion.hardware.display import pointer
+from companion.hardware.display import Pointer, pointer
 
 from .commands import UiCommand
 from .render import Renderer
@@ -21,8 +21,11 @@ class Inputs:
     """
 
     def __init__(self, renderer: Renderer, timing: Timing = DEFAULT_TIMING, *,
-                 clock: Callable[[], float] = time.monotonic) -> None:
+                 clock: Callable[[], float] = time.monotonic,
+                 touches: Callable[[Any], Pointer | None] = pointer) -> None:
+        """`touches` is `display.pointer` for a panel mounted turned (see `Display`)."""
         self.renderer = renderer
+        self._touches = touches
         self.buttons = Buttons(timing, clock=clock)
         self._clock = clock
 
@@ -30,7 +33,7 @@ class Inputs:
         found: list[UiCommand] = []
         for event in events:
             found += self.buttons.handle(event)
-            touch = pointer(event)
+            touch = self._touches(event)
             if touch is not None and (command := self.renderer.pointer(touch, self._clock())) is not None:
                 found.append(command)
         found += self.buttons.tick()
