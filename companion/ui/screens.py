@@ -29,6 +29,7 @@ from companion.rules import (
 from .board import board_view, marks, snap_taps
 from .commands import UNDO, UiCommand
 from .model import (
+    DYNASTY_LETTERS,
     LEADER_WORDS,
     NO_UI,
     TILE_WORDS,
@@ -147,6 +148,7 @@ def turn(view: TableView) -> Screen:
     seat = state.pending.player
     lines = ["Place a tile, position a leader or play a catastrophe on the board: the camera sees it."]
     lines += [event.text for event in view.events if event.kind in (EventKind.SCORED, EventKind.LEADER_EXILED)]
+    lines.append("Leaders: " + " · ".join(f"{DYNASTY_LETTERS.get(p.dynasty, '?')} {p.name}" for p in state.players))
     buttons = (
         Button("Swap tiles", UiCommand.nav("swap")),
         Button("Pass", UiCommand.action("pass")),

@@ -65,6 +65,8 @@ def test_turn_shows_whose_turn_the_actions_left_and_the_kingdoms(mid) -> None:  
     commands = {b.label: b.command for b in screen.buttons}
     assert commands["Pass"] == UiCommand.action("pass") and commands["Take back"] == UNDO
     assert commands["Swap tiles"] == UiCommand.nav("swap")
+    letters = {"archer": "A", "bull": "B", "pot": "P", "lion": "L"}
+    assert screen.lines[-1] == "Leaders: " + " · ".join(f"{letters[p.dynasty]} {p.name}" for p in state.players)
     accepted(game, commands["Pass"])
     assert screen.resolve(UiCommand.key(Key.BACK, long=True)) == UNDO
 
