@@ -116,3 +116,20 @@ def test_plus_and_minus_are_big_touch_targets_with_clamped_values(every_screen: 
     steps = [t for t in renderer.targets if t.command is not None and t.command.verb.value == "entry"]
     assert sorted(t.command.value for t in steps) == [screen.stepper.value - 1, screen.stepper.value + 1]
     assert all(min(t.rect.size) >= 64 for t in steps)  # large + and −
+
+
+def test_the_cached_board_picture_follows_every_change(every_screen: list[Screen]) -> None:
+    import dataclasses
+
+    from companion.ui.model import Mark, MarkKind
+
+    turn = by_name(every_screen, "turn")
+    assert turn.board is not None
+    marked = dataclasses.replace(turn, board=dataclasses.replace(turn.board, marks=(Mark(0, MarkKind.REMOVE),)))
+    renderer = Renderer()
+    shots = []
+    for screen in (turn, marked, turn):
+        surface = pygame.Surface(LANDSCAPE)
+        renderer.draw(surface, screen)
+        shots.append(pygame.image.tostring(surface, "RGB"))
+    assert shots[0] != shots[1] and shots[0] == shots[2]
