@@ -106,7 +106,7 @@ def gallery() -> list[Screen]:
         illegal = error
     found += [
         messages.mismatch(game.state, (0, 1, 16), illegal),
-        messages.mismatch(game.state, (0,), None, UiState(pick=0)),
+        messages.mismatch(game.state, (0, 1, 16), illegal, UiState(pick=1)),
         messages.resuming(datetime(2026, 11, 28, 20, 14), 37),
         messages.disk_full(),
         messages.camera_lost(),

@@ -189,7 +189,7 @@ class Renderer:
     ) -> tuple[pygame.Rect, pygame.Rect]:
         count = len(screen.buttons)
         if portrait:
-            row = round(64 * unit)
+            row = round((64 if count <= 4 else 52) * unit)  # many choices: lower buttons, room for the prompt
             columns = 1 if count <= 4 else 2
             rows = -(-count // columns) if count else 0
             height = rows * row + max(0, rows - 1) * pad
@@ -213,7 +213,10 @@ class Renderer:
 
     def _paragraphs(self, surface: Any, lines: tuple[str, ...], box: pygame.Rect, size: int,
                     colour: Any = PAPER) -> int:
-        if not lines or box.height <= 0:
+        if not lines:
+            return 0
+        if box.height <= 0:  # no room at all: record it, so the layout tests fail loudly
+            self.texts += [Text(line, pygame.Rect(box.x, box.y, 1, 1), box) for line in lines]
             return 0
         size, wrapped = fit_paragraphs(lines, size, box.width, box.height)
         y = box.y

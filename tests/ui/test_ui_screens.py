@@ -244,6 +244,7 @@ def test_mismatch_names_the_rule_and_offers_the_ways_out(mid) -> None:  # type: 
     assert picked.name == "correct" and "H6" in picked.title
     assert UiCommand.choose("correct", "H6 red leader") in [b.command for b in picked.buttons]
     assert picked.resolve(UiCommand.key(Key.BACK)) == UiCommand.pick(-1)
+    assert picked.buttons[-1].command == UiCommand.pick(parse_cell("A1"))  # round to the first marked square
 
 
 def test_a_river_square_can_only_be_corrected_to_river_pieces(mid) -> None:  # type: ignore[no-untyped-def]
