@@ -192,6 +192,8 @@ class Renderer:
             row = round((64 if count <= 4 else 52) * unit)  # many choices: lower buttons, room for the prompt
             columns = 1 if count <= 4 else 2
             rows = -(-count // columns) if count else 0
+            if rows:  # leave the prompt at least 40 % of the room, with buttons no lower than a finger
+                row = max(MIN_TARGET + 4, min(row, (right.height * 6 // 10 - (rows - 1) * pad) // rows))
             height = rows * row + max(0, rows - 1) * pad
             buttons = pygame.Rect(right.x, right.bottom - height, right.width, height)
             return buttons, pygame.Rect(right.x, right.y, right.width, right.height - height - pad)
