@@ -352,19 +352,18 @@ def scores(view: TableView) -> Screen:
     rows: list[tuple[Cell, ...]] = []
     for p in state.players:
         if open_ or view.ui.peek == p.seat:
-            rows.append((f"{p.name}", *(Chip(c.value, str(n)) for c, n in zip(Colour, p.points, strict=True))))
+            points = (Chip(c.value, str(n)) for c, n in zip(Colour, p.points, strict=True))
+            rows.append((p.name, *points, str(p.treasures)))
         else:
-            rows.append((f"{p.name}", "hidden", "", "", ""))
+            rows.append((p.name, "hidden", "", "", "", ""))  # treasures too: they sit behind the screen
     buttons = () if open_ else tuple(
         Button(f"{p.name}: hold to peek", UiCommand.nav("scores"), hold=UiCommand.peek(p.seat))
         for p in state.players
     )
-    treasures = ", ".join(f"{p.name} {p.treasures}" for p in state.players)
     return _screen(
         view.ui, name="scores", title="Scores", status=status(state),
-        lines=(("Open scores." if open_ else "Hidden scores: hold your seat's button to see your own.")
-               + f" Treasures: {treasures}.",),
-        table=Table(_colour_header(), tuple(rows)),
+        lines=("Open scores." if open_ else "Hidden scores: hold your seat's button to see your own.",),
+        table=Table((*_colour_header(), "treasures"), tuple(rows)),
         buttons=(*buttons, Button("Close", CLOSE, primary=True)), back=CLOSE,
         help=Help("At the end your weakest colour is your score; treasures fill your weakest colours.", P_END),
     )
@@ -381,7 +380,7 @@ def tally(scores_: Sequence[PlayerScore], *, reason: str = "") -> Screen:
         rows.append((f"{s.rank}. {s.name}", *cells, str(s.score)))
     lines = [reason + "." if reason else "Final tally."]
     for s in ranked:
-        weakest = Colour(list(Colour)[s.final.index(min(s.final))].value)
+        weakest = list(Colour)[s.final.index(min(s.final))]
         treasure = (f"{s.treasures} treasure{'s' if s.treasures != 1 else ''} on "
                     + ", ".join(f"{TILE_WORDS[c.value]} +{n}" for c, n in zip(Colour, s.spread, strict=True) if n)
                     if s.treasures else "no treasures")

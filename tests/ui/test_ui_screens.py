@@ -200,7 +200,9 @@ def test_hidden_scores_show_only_the_seat_that_peeks(mid) -> None:  # type: igno
     assert screen.table is not None
     shown = [row[1] != "hidden" for row in screen.table.rows]
     assert shown == [seat == 1 for seat in range(len(game.state.players))]
-    assert [row[1].text for row in screen.table.rows[1:2]] == [str(game.state.players[1].points[0])]
+    bo = game.state.players[1]
+    assert [c.text for c in screen.table.rows[1][1:5]] == [str(n) for n in bo.points]  # type: ignore[union-attr]
+    assert screen.table.rows[1][5] == str(bo.treasures) and screen.table.rows[0][5] == ""
     holds = [b.hold for b in screen.buttons if b.hold is not None]
     assert holds == [UiCommand.peek(seat) for seat in range(len(game.state.players))]
 
