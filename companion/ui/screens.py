@@ -292,7 +292,7 @@ def monument(view: TableView) -> Screen:
         lines = (f"{who} may build a monument on the four {tile_words} at {cell_name(block)}: "
                  "they turn face down. Which monument?",)
         taps = ()
-        board = picture(view, marks(MarkKind.OPTION, (block,)))
+        board = picture(view, marks(MarkKind.OPTION, (block, block + 1, block + 16, block + 17)))
     return _screen(
         view.ui, name="monument", title="Build a monument?", status=status(state), lines=lines, buttons=buttons,
         board=board, taps=taps, back=UiCommand.pick(-1) if len(blocks) > 1 and block is not None else None,

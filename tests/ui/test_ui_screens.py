@@ -166,6 +166,8 @@ def test_monument_asks_which_square_first_when_a_tile_completes_two() -> None:
     builds = [o for o in game.pending.options if isinstance(o, BuildMonument) and o.cell == b10]
     assert [b.command for b in second.buttons[:-1]] == [UiCommand.action(str(o)) for o in builds]
     assert all(b.colour and b.colour != "black" for b in second.buttons[:-1])  # the monument's other colour
+    assert second.board is not None
+    assert second.board.marked(MarkKind.OPTION) == (b10, b10 + 1, b10 + 16, b10 + 17)  # the whole 2×2
     for button in second.buttons:
         accepted(game, button.command)
     assert second.resolve(UiCommand.key(Key.BACK)) == UiCommand.pick(-1)
