@@ -39,7 +39,9 @@ Screens (each a pure function returning a `Screen`):
 - `messages`: `mismatch` (squares that differ, the rule broken, put it right / correct a misread /
   take back), `correct`, `message`, `resuming`, `disk_full`, `camera_lost`, `error`.
 
-`python -m companion.ui.gallery OUTDIR` saves every screen at 800×480 and 720×1280.
+`python -m companion.ui.gallery OUTDIR` saves every screen at 800×480 and 720×1280;
+`python -m companion.ui.gallery --show [--size 720x1280] [--rotation 90]` browses them on the display
+with touch, keys and GPIO buttons, printing every command (a check of the panel and the wiring).
 The renderer modules import pygame; `commands`, `model`, `board`, `screens`, `wizard`, `messages` do not.
 """
 
