@@ -3,9 +3,10 @@ asked out of turn, the English support variant, and the deal from a fixed bag.""
 
 from __future__ import annotations
 
+import pytest
 from rulecheck import hand, illegal, kinds, leader, only, points, sq
 
-from companion.rules import EventKind, Game, PendingKind, position
+from companion.rules import EventKind, Game, PendingKind, cell_name, position
 from companion.rules.pieces import Colour
 
 RED, BLUE, GREEN, BLACK = Colour
@@ -217,3 +218,38 @@ def test_the_english_support_rule_commits_only_what_wins_or_draws() -> None:
     plain = position(drawing, leaders={"B": (1, RED)}, hands=["rrrrrr", "rrrrrr"])
     plain.apply("leader red G5")
     assert plain.pending.max_support == 6
+
+
+def test_a_game_is_set_up_for_two_to_four_players_on_a_known_board() -> None:
+    for players in (1, 5):
+        with pytest.raises(ValueError, match="2 to 4 players"):
+            Game.new(players)
+    with pytest.raises(ValueError, match="unknown board 'moon'"):
+        Game.new(2, board="moon")
+    with pytest.raises(ValueError, match="one per seat"):
+        Game.new(3, names=["Ann", "Bo"])
+    with pytest.raises(ValueError, match="at least 12 tiles"):
+        Game.new(2, bag=[RED] * 11)
+    game = Game.new(4, seed=8)
+    assert [p.dynasty for p in game.state.players] == ["archer", "bull", "pot", "lion"]
+    assert game.state.bag_count == 143 - 24 and game.state.treasures.bit_count() == 10
+    assert game.pending.kind is PendingKind.ACTION and game.pending.player == 0
+    alternate = Game.new(2, board="alternate", seed=8).state  # every treasure temple of its map, with its treasure
+    assert alternate.treasures == alternate.tiles[RED.index] == alternate.board.temples
+    assert alternate.bag_count == 153 - alternate.board.temples.bit_count() - 12
+
+
+def test_an_illegal_action_is_a_value_error_that_names_the_rule() -> None:
+    game = Game.new(2, seed=2)
+    error = illegal(game, "leader red A1", "no-temple", 6, "next to a temple")
+    assert isinstance(error, ValueError)
+    assert str(error) == "A leader must stand next to a temple. (p. 6)"
+
+
+def test_the_standard_board_is_the_one_of_rules_md() -> None:
+    board = Game.new(2, seed=1).state.board
+    assert board.river.bit_count() == 41
+    temples = [cell_name(c) for c in range(176) if board.temples >> c & 1]
+    assert sorted(temples) == sorted(["K1", "B2", "P2", "F3", "N5", "I7", "B8", "O9", "F10", "K11"])
+    assert sorted(cell_name(c) for c in range(176) if board.corners >> c & 1) == ["B2", "B8", "O9", "P2"]
+    assert board.is_river(sq("E1")) and board.is_river(sq("A4")) and not board.is_river(sq("A1"))

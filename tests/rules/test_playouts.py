@@ -84,6 +84,14 @@ def probe(game: Game, legal: set[Action], rng: random.Random) -> None:
             assert game.state is before and game.actions == actions
 
 
+def every_legal_action_applies(game: Game, legal: list[Action]) -> None:
+    before = game.state
+    for action in legal:
+        game.apply(action)
+        game.undo()
+    assert game.state is before
+
+
 def same_game(game: Game) -> None:
     again = replay(game.config, game.actions)
     assert again.state == game.state
@@ -106,6 +114,7 @@ def play(players: int, board: str, seed: int) -> Game:
         check_invariants(game.state, before)
         if len(game.actions) in checkpoints:
             same_game(game)
+            every_legal_action_applies(game, game.legal_actions())
         assert len(game.actions) < 3000
     assert game.legal_actions() == []
     same_game(game)

@@ -102,7 +102,7 @@ def test_a_catastrophe_goes_on_an_empty_square_or_a_tile_but_not_on_a_treasure_m
     assert game.state.players[0].catastrophes == 0
     assert game.pending.player == 1
     illegal(game, "catastrophe L11", "no-catastrophes", 7, "no catastrophe tiles left")
-    # A monument: four red tiles face down (built in test_monument_*) cannot be covered either.
+    # Nor on a monument's face-down tiles.
     mono = _game_with_red_monument()
     illegal(mono, "catastrophe F5", "catastrophe-blocked", 7, "monument")
 
@@ -124,22 +124,22 @@ def test_if_a_catastrophe_removes_the_last_temple_next_to_a_leader_that_leader_i
 
 # --- 3. Revolt (p. 8) -----------------------------------------------------------------------------
 
-# One kingdom: Player 2's priest on I6 beside three temples (H6, J6, I5); C5 and C6 empty land with
-# a temple on D6 and B5. Player 1 enters the kingdom with a priest on G5 (temples F5 and H5).
+# One kingdom: Player 2's priest on I6 beside three temples (H6, J6, I5), joined through the
+# settlements F6 G6. Player 1 enters the kingdom with a priest on G5, beside the temples F5 and H5.
 REVOLT = """
      ABCDEFGHIJKLMNOP
   1  t...~~~~~...~..t
   2  ....~.......~...
   3  ...~~.......~~..
   4  ~~~~.........~~~
-  5  .....r.rr.......
+  5  .....r.rr.....~~
   6  .....kkrBr....~.
   7  ~~~~........~~~.
   8  ...~~~~.....~...
   9  ......~~~~~~~...
  10  ................
  11  ...............t
-""".replace("  5  .....r.rr.......", "  5  .....r.rr.....~~")
+"""
 
 
 def _revolt(hands: list[str]) -> Game:
@@ -357,6 +357,8 @@ def test_a_tile_completing_a_2x2_of_one_colour_lets_the_active_player_build_a_mo
 
 def test_face_down_tiles_still_link_leaders_but_never_count_as_supporters() -> None:
     game = _kings_with_black_monument()
+    (kingdom,) = (k for k in game.state.kingdoms() if k.mask >> sq("E6") & 1)
+    assert {"F4", "G4", "F5", "G5", "H4"} <= set(names(kingdom.cells))  # still in the king's kingdom
     # H4 is linked to Player 1's king only through the face-down G4: it is still his supporter.
     started = only(game.apply("tile green G6"), EventKind.WAR_STARTED)
     assert started.cells == squares("E6", "I6")

@@ -47,10 +47,9 @@ def test_the_uniting_tile_never_scores_even_without_a_war() -> None:
     assert "unites two kingdoms" in events[1].text and events[1].page == 9
     assert len(game.state.kingdoms()) == 1 and game.state.unification == -1
     assert points(game, 0) == NOTHING and points(game, 1) == NOTHING
-    # The next tile in the united kingdom scores as usual: the priest takes red, the king the rest.
+    # The next tile beside it scores as usual, and only for itself: one red point for the priest.
     assert only(game.apply("tile red G5"), EventKind.SCORED).player == 1
-    game2 = game  # the uniting tile itself never scored afterwards either
-    assert points(game2, 0) == NOTHING
+    assert points(game, 1) == {"red": 1, "blue": 0, "green": 0, "black": 0} and points(game, 0) == NOTHING
 
 
 def test_the_uniting_tile_never_scores_after_its_war() -> None:
@@ -587,21 +586,33 @@ def test_all_players_refill_at_end_of_turn_and_catastrophes_are_not_in_the_hand(
 
 def test_the_bag_running_out() -> None:
     drawing = KINGS_REVOLT
-    # Exactly enough: the bag is empty after the refill, and the game goes on.
-    game = position(drawing, leaders={"B": (1, BLACK)}, hands=["rrrrbb", "rrbbgk"], bag="rr")
+    # One tile left after the refill: the game goes on, with a warning; swaps are limited to the bag.
+    game = position(drawing, leaders={"B": (1, BLACK)}, hands=["rrrrbb", "rrbbgk"], bag="rrr")
     game.apply("tile red A10")
     events = game.apply("tile red A11")
-    assert of_kind(events, EventKind.GAME_OVER) == [] and game.state.bag_count == 0
+    assert of_kind(events, EventKind.GAME_OVER) == [] and game.state.bag_count == 1
     low = only(events, EventKind.BAG_LOW)
-    assert low.amount == 0 and low.page == 14
-    illegal(game, "swap red", "bag-short", None, "bag holds only 0 tiles")
-    assert not any(str(a).startswith("swap") for a in game.legal_actions())
+    assert low.amount == 1 and low.page == 14
+    illegal(game, "swap red red", "bag-short", None, "bag holds only 1 tiles")
+    assert {str(a) for a in game.legal_actions() if str(a).startswith("swap")} == {
+        "swap red", "swap blue", "swap green", "swap black"}
     # One tile short: the game ends at the end of the turn.
     game.apply("tile red A9")
     assert not game.state.over
-    over = only(game.apply("pass"), EventKind.GAME_OVER)
-    assert "bag could not refill" in over.text
-    assert [p.hand_size for p in game.state.players] == [6, 5]
+    game.apply("tile red B11")
+    over = only(game.apply("pass"), EventKind.GAME_OVER) if not game.state.over else None
+    assert game.state.over and "bag could not refill" in (game.state.game_over or "")
+    assert over is None or over.page == 14
+
+
+def test_an_exactly_emptied_bag_ends_the_game_at_the_end_of_the_turn() -> None:
+    # RULES.md 0.6 "the game ends ... when the bag is empty", checked at the end of the turn (section 8).
+    game = position(KINGS_REVOLT, leaders={"B": (1, BLACK)}, hands=["rrrrbb", "rrbbgk"], bag="rr")
+    game.apply("tile red A10")
+    assert not game.state.over
+    over = only(game.apply("tile red A11"), EventKind.GAME_OVER)
+    assert over.text.endswith("The bag is empty") and over.page == 14
+    assert game.state.bag_count == 0 and [p.hand_size for p in game.state.players] == [6, 6]
 
 
 def test_two_or_fewer_treasures_end_the_game_at_the_end_of_the_turn_not_before() -> None:
