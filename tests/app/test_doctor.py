@@ -17,12 +17,12 @@ from vision.aruco import CORNER_IDS, marker_image
 def board_photo(corners: list[str]) -> np.ndarray:
     """A white page with the named corner markers, as the camera would see a board's corners."""
     image = np.full((600, 800, 3), 255, np.uint8)
-    spots = {"top-left": (40, 40), "top-right": (40, 640), "bottom-right": (440, 640), "bottom-left": (440, 40)}
+    spots = {"top-left": (40, 40), "top-right": (40, 640),
+             "bottom-right": (440, 640), "bottom-left": (440, 40)}
     for corner in corners:
         row, col = spots[corner]
-        image[row : row + 120, col : col + 120] = cv2.cvtColor(
-            marker_image(CORNER_IDS[corner], 120), cv2.COLOR_GRAY2BGR
-        )
+        image[row : row + 120, col : col + 120] = cv2.cvtColor(marker_image(CORNER_IDS[corner], 120),
+                                                               cv2.COLOR_GRAY2BGR)
     return image
 
 
@@ -34,7 +34,9 @@ def by_name(findings, name):
     return [finding for finding in findings if finding.name == name]
 
 
-@pytest.mark.parametrize(("corners", "status"), [(list(CORNER_IDS), "ok"), (["top-left", "top-right"], "warn")])
+@pytest.mark.parametrize(
+    ("corners", "status"), [(list(CORNER_IDS), "ok"), (["top-left", "top-right"], "warn")]
+)
 def test_markers_in_view_from_a_folder_camera(tmp_path, corners, status):
     cv2.imwrite(str(tmp_path / "board.png"), board_photo(corners))
     frame = doctor.Frame()
@@ -110,11 +112,8 @@ def test_a_check_that_breaks_is_reported_and_the_others_still_run(monkeypatch):
         raise RuntimeError("camera driver exploded")
 
     monkeypatch.setattr(doctor, "markers", broken)
-    findings = doctor.diagnose(
-        config.parse({"camera": {"backend": "synthetic"}}),
-        pin_factory=MockFactory(),
-        environ={**os.environ, "SDL_VIDEODRIVER": "dummy"},
-    )
+    findings = doctor.diagnose(config.parse({"camera": {"backend": "synthetic"}}), pin_factory=MockFactory(),
+                               environ={**os.environ, "SDL_VIDEODRIVER": "dummy"})
     broke = "the check itself failed: RuntimeError: camera driver exploded"
     assert doctor.Finding("Markers", "fail", broke) in findings
     names = {f.name for f in findings}
@@ -126,14 +125,9 @@ def test_the_command_prints_a_report_on_a_machine_without_the_hardware(tmp_path)
     settings = tmp_path / "config.toml"
     settings.write_text(f'[camera]\nbackend = "picamera2"\nzoom = 2\n[paths]\nstate_dir = "{tmp_path}"\n')
     env = {**os.environ, "SDL_VIDEODRIVER": "dummy", "PATH": os.environ["PATH"]}
-    result = subprocess.run(
-        [sys.executable, "-m", "companion", "doctor", "--config", str(settings)],
-        capture_output=True,
-        text=True,
-        timeout=120,
-        env=env,
-        cwd=Path(__file__).parents[2],
-    )
+    result = subprocess.run([sys.executable, "-m", "companion", "doctor", "--config", str(settings)],
+                            capture_output=True, text=True, timeout=120, env=env,
+                            cwd=Path(__file__).parents[2])
     assert result.returncode == 1, result.stderr
     assert "Traceback" not in result.stdout + result.stderr
     assert "FAIL  Camera" in result.stdout

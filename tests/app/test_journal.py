@@ -198,4 +198,5 @@ def test_two_games_started_in_the_same_second_get_two_records(tmp_path):
     first = Journal.start(tmp_path, Game.new(2, seed=1), now=now)
     second = Journal.start(tmp_path, Game.new(2, seed=2), now=now)
     assert first.path != second.path
-    assert sorted(p.name for p in tmp_path.iterdir()) == ["game-20261129-201400-2.jsonl", "game-20261129-201400.jsonl"]
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["game-20261129-201400-2.jsonl",
+                                                          "game-20261129-201400.jsonl"]

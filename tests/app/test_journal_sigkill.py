@@ -19,7 +19,8 @@ KILLS = 50
 
 def replay_whole_lines(path: Path) -> tuple[Game, int]:
     """The game the record's fully written lines describe, rebuilt here without the journal module."""
-    header, *moves = [json.loads(line) for line in path.read_text().splitlines(keepends=True) if line.endswith("\n")]
+    header, *moves = [json.loads(line) for line in path.read_text().splitlines(keepends=True)
+                      if line.endswith("\n")]
     game = Game(GameConfig.from_dict(header["config"]))
     for move in moves:
         if move.get("undo"):
@@ -34,14 +35,8 @@ def test_sigkill_at_random_moments(tmp_path):
     env = {**os.environ, "PYTHONPATH": str(REPO)}
     acknowledged_total = 0
     for kill in range(KILLS):
-        player = subprocess.Popen(
-            [sys.executable, str(PLAYER), str(tmp_path), str(kill)],
-            stdout=subprocess.PIPE,
-            stderr=subprocess.PIPE,
-            text=True,
-            env=env,
-            cwd=REPO,
-        )
+        player = subprocess.Popen([sys.executable, str(PLAYER), str(tmp_path), str(kill)],
+                                  stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env, cwd=REPO)
         first = ""
         if kill % 5:
             # Mostly mid-game: once the game is resumed or started, at a random moment of play.

@@ -193,9 +193,8 @@ def test_pins_from_config_says_what_is_wrong() -> None:
         pins_from_config({"up": 40})
 
 
-def test_without_gpiozero_the_app_runs_on_keys_and_touch(
-    monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
-) -> None:
+def test_without_gpiozero_the_app_runs_on_keys_and_touch(monkeypatch: pytest.MonkeyPatch,
+                                                        caplog: pytest.LogCaptureFixture) -> None:
     import logging
     import sys
 

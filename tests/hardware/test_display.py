@@ -39,13 +39,11 @@ def test_a_touch_counts_once_the_finger_event_is_ignored(display: None) -> None:
     pygame.event.clear()
     # What SDL delivers for one tap on a touch panel: the finger events and the mouse events it
     # synthesises from them.
-    pygame.event.post(
-        pygame.event.Event(pygame.FINGERDOWN, touch_id=1, finger_id=0, x=0.5, y=0.25, dx=0.0, dy=0.0, pressure=1.0)
-    )
+    pygame.event.post(pygame.event.Event(pygame.FINGERDOWN, touch_id=1, finger_id=0, x=0.5, y=0.25,
+                                         dx=0.0, dy=0.0, pressure=1.0))
     pygame.event.post(pygame.event.Event(pygame.MOUSEBUTTONDOWN, pos=(400, 120), button=1, touch=True))
-    pygame.event.post(
-        pygame.event.Event(pygame.FINGERUP, touch_id=1, finger_id=0, x=0.5, y=0.25, dx=0.0, dy=0.0, pressure=0.0)
-    )
+    pygame.event.post(pygame.event.Event(pygame.FINGERUP, touch_id=1, finger_id=0, x=0.5, y=0.25,
+                                         dx=0.0, dy=0.0, pressure=0.0))
     pygame.event.post(pygame.event.Event(pygame.MOUSEBUTTONUP, pos=(400, 120), button=1, touch=True))
     seen = [p for event in pygame.event.get() if (p := pointer(event)) is not None]
     assert seen == [Pointer("down", (400, 120)), Pointer("up", (400, 120))]

@@ -13,18 +13,8 @@ from pathlib import Path
 import pytest
 
 REPO = Path(__file__).parents[2]
-PI_PACKAGES = [
-    "python3-venv",
-    "python3-setuptools",
-    "python3-wheel",
-    "python3-numpy",
-    "python3-opencv",
-    "python3-pygame",
-    "python3-gpiozero",
-    "python3-lgpio",
-    "python3-picamera2",
-    "rpicam-apps-lite",
-]
+PI_PACKAGES = ["python3-venv", "python3-setuptools", "python3-wheel", "python3-numpy", "python3-opencv",
+               "python3-pygame", "python3-gpiozero", "python3-lgpio", "python3-picamera2", "rpicam-apps-lite"]
 ONE_CAMERA = "Available cameras\n-----------------\n0 : imx708 [4608x2592 10-bit RGGB] (/base/soc/i2c0mux)"
 
 STUBS = {
@@ -63,7 +53,7 @@ class FakePi:
             shutil.copytree(REPO / part, self.source / part, ignore=shutil.ignore_patterns("__pycache__"))
         self.root = _mkdir(tmp / "root")
         _mkdir(self.root / "usr/local/bin")
-        (_mkdir(self.root / "etc") / "os-release").write_text("ID=debian\nVERSION_CODENAME=bookworm\n")
+        (_mkdir(self.root / "etc") / "os-release").write_text('ID=debian\nVERSION_CODENAME=bookworm\n')
         self.fake = _mkdir(tmp / "fake")
         (self.fake / "known").write_text("\n".join(PI_PACKAGES) + "\n")
         (self.fake / "installed").write_text("python3-numpy\n")
@@ -76,34 +66,19 @@ class FakePi:
         self.user = subprocess.run(["id", "-un"], capture_output=True, text=True, check=True).stdout.strip()
 
     def env(self) -> dict[str, str]:
-        return {
-            **os.environ,
-            "PATH": f"{self.bin}:{os.environ['PATH']}",
-            "ROOT": str(self.root),
-            "FAKE": str(self.fake),
-            "SERVICE_USER": self.user,
-        }
+        return {**os.environ, "PATH": f"{self.bin}:{os.environ['PATH']}", "ROOT": str(self.root),
+                "FAKE": str(self.fake), "SERVICE_USER": self.user}
 
     def run(self, *args: str, check: bool = True) -> subprocess.CompletedProcess[str]:
-        result = subprocess.run(
-            ["bash", str(self.source / "install.sh"), *args],
-            capture_output=True,
-            text=True,
-            env=self.env(),
-            timeout=300,
-        )
+        result = subprocess.run(["bash", str(self.source / "install.sh"), *args], capture_output=True,
+                                text=True, env=self.env(), timeout=300)
         if check:
             assert result.returncode == 0, result.stdout + result.stderr
         return result
 
     def source_and_call(self, script: str) -> subprocess.CompletedProcess[str]:
-        return subprocess.run(
-            ["bash", "-c", f'source "{self.source}/install.sh"; {script}'],
-            capture_output=True,
-            text=True,
-            env=self.env(),
-            timeout=60,
-        )
+        return subprocess.run(["bash", "-c", f'source "{self.source}/install.sh"; {script}'],
+                              capture_output=True, text=True, env=self.env(), timeout=60)
 
     @property
     def log(self) -> str:
@@ -121,8 +96,8 @@ def tree(root: Path) -> set[str]:
 
 
 needs_apt_python = pytest.mark.skipif(
-    subprocess.run(["/usr/bin/python3", "-c", "import setuptools, wheel, ensurepip"], capture_output=True).returncode
-    != 0,
+    subprocess.run(["/usr/bin/python3", "-c", "import setuptools, wheel, ensurepip"],
+                   capture_output=True).returncode != 0,
     reason="needs Debian's python3-venv, python3-setuptools and python3-wheel (.ci/run installs them)",
 )
 
@@ -165,9 +140,8 @@ def test_the_program_runs_on_apts_libraries_without_wheels(installed):
     assert result.stdout.startswith("/usr/lib/python3/dist-packages/numpy")
     site = next((pi.root / "opt/companion/lib").glob("python3*/site-packages"))
     assert not [p.name for p in site.iterdir() if p.name.lower().startswith(("numpy", "opencv", "pygame"))]
-    help_text = subprocess.run(
-        [str(pi.root / "opt/companion/bin/companion"), "--help"], capture_output=True, text=True, cwd="/"
-    )
+    help_text = subprocess.run([str(pi.root / "opt/companion/bin/companion"), "--help"],
+                               capture_output=True, text=True, cwd="/")
     assert "doctor" in help_text.stdout
 
 
@@ -200,15 +174,15 @@ def test_a_dry_run_prints_the_plan_and_changes_nothing(tmp_path):
     before = tree(pi.root)
     result = pi.run("--dry-run")
     assert result.stdout.startswith("Dry run: nothing is changed.\n")
-    for step in (
-        "would run: env DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends python3-venv",
-        "would run: groupadd --system render",
-        "would run: useradd --system --user-group --home-dir /var/lib/companion",
-        f"would run: /usr/bin/python3 -m venv --clear --system-site-packages {pi.root}/opt/companion",
-        "-m pip install --quiet --no-deps --no-build-isolation --no-index",
-        f"would run: install -D -m 0644 {pi.source}/systemd/config.toml",
-        f"would run: systemctl --root={pi.root} enable companion.service",
-    ):
+    for step in ("would run: env DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends "
+                 "python3-venv",
+                 "would run: groupadd --system render",
+                 "would run: useradd --system --user-group --home-dir /var/lib/companion",
+                 "would run: /usr/bin/python3 -m venv --clear --system-site-packages "
+                 f"{pi.root}/opt/companion",
+                 "-m pip install --quiet --no-deps --no-build-isolation --no-index",
+                 f"would run: install -D -m 0644 {pi.source}/systemd/config.toml",
+                 f"would run: systemctl --root={pi.root} enable companion.service"):
         assert step in result.stdout
     assert result.stdout.rstrip().endswith("Dry run finished: run without --dry-run to make these changes.")
     assert tree(pi.root) == before
@@ -224,9 +198,8 @@ def test_a_missing_camera_is_said_clearly(tmp_path):
 
 def test_a_debian_without_the_raspberry_pi_repository_is_told_what_is_missing(tmp_path):
     pi = FakePi(tmp_path)
-    (pi.fake / "known").write_text(
-        "\n".join(p for p in PI_PACKAGES if p not in ("python3-picamera2", "rpicam-apps-lite"))
-    )
+    (pi.fake / "known").write_text("\n".join(p for p in PI_PACKAGES if p not in ("python3-picamera2",
+                                                                                   "rpicam-apps-lite")))
     result = pi.run(check=False)
     assert result.returncode == 1
     assert "apt does not know python3-picamera2 rpicam-apps-lite or libcamera-apps-lite" in result.stderr
@@ -236,11 +209,11 @@ def test_a_debian_without_the_raspberry_pi_repository_is_told_what_is_missing(tm
 def test_choices_prefer_what_is_installed_then_what_apt_has(tmp_path):
     pi = FakePi(tmp_path)
     (pi.fake / "known").write_text("rpicam-apps-lite\nlibcamera-apps-lite\n")
-    assert pi.source_and_call('resolve_package "rpicam-apps-lite|libcamera-apps-lite"').stdout == "rpicam-apps-lite\n"
+    assert pi.source_and_call('resolve_package "rpicam-apps-lite|libcamera-apps-lite"').stdout == \
+        "rpicam-apps-lite\n"
     (pi.fake / "installed").write_text("libcamera-apps-lite\n")
-    assert (
-        pi.source_and_call('resolve_package "rpicam-apps-lite|libcamera-apps-lite"').stdout == "libcamera-apps-lite\n"
-    )
+    assert pi.source_and_call('resolve_package "rpicam-apps-lite|libcamera-apps-lite"').stdout == \
+        "libcamera-apps-lite\n"
     assert pi.source_and_call('resolve_package "nothing|at-all"').returncode == 1
 
 
@@ -250,7 +223,7 @@ def test_trixie_and_bookworm_and_an_unknown_release(tmp_path):
     assert bookworm.stdout.split() == pi.source_and_call("pi_packages trixie").stdout.split()
     assert "python3-picamera2" in bookworm.stdout.split() and bookworm.stderr == ""
     assert "bullseye is not tested" in pi.source_and_call("pi_packages bullseye").stderr
-    (pi.root / "etc/os-release").write_text("VERSION_CODENAME=trixie\n")
+    (pi.root / "etc/os-release").write_text('VERSION_CODENAME=trixie\n')
     assert pi.source_and_call("os_codename").stdout == "trixie\n"
 
 
@@ -265,9 +238,8 @@ def test_bad_options_are_refused(tmp_path):
 def test_desktop_mode_autostarts_in_the_session_instead_of_tty1(installed):
     pi, _ = installed
     pi.run("--desktop")
-    assert (pi.root / "etc/xdg/autostart/companion.desktop").read_bytes() == (
-        REPO / "systemd/companion-desktop.desktop"
-    ).read_bytes()
+    assert (pi.root / "etc/xdg/autostart/companion.desktop").read_bytes() == \
+        (REPO / "systemd/companion-desktop.desktop").read_bytes()
     assert not (pi.root / "etc/systemd/system/multi-user.target.wants/companion.service").is_symlink()
     assert "Nothing to change" in pi.run("--desktop").stdout
     pi.run()

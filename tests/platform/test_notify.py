@@ -94,7 +94,8 @@ def test_a_vanished_socket_is_logged_once_and_never_raises(tmp_path, caplog):
 
 @pytest.mark.parametrize(
     ("level", "expected"),
-    [(logging.CRITICAL, 2), (logging.ERROR, 3), (logging.WARNING, 4), (25, 5), (logging.INFO, 6), (logging.DEBUG, 7)],
+    [(logging.CRITICAL, 2), (logging.ERROR, 3), (logging.WARNING, 4), (25, 5), (logging.INFO, 6),
+     (logging.DEBUG, 7)],
 )
 def test_levels_become_syslog_priorities(level, expected):
     assert priority(level) == expected

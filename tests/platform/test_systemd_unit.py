@@ -12,7 +12,8 @@ SYSTEMD = Path(__file__).parents[2] / "systemd"
 UNIT = SYSTEMD / "companion.service"
 EXEC = "/opt/companion/bin/companion"
 
-analyze = pytest.mark.skipif(shutil.which("systemd-analyze") is None, reason="systemd-analyze is not installed")
+analyze = pytest.mark.skipif(shutil.which("systemd-analyze") is None,
+                             reason="systemd-analyze is not installed")
 
 
 def unit_with_exec(tmp_path: Path, executable: str) -> Path:
@@ -26,12 +27,8 @@ def unit_with_exec(tmp_path: Path, executable: str) -> Path:
 
 @analyze
 def test_verify_prints_nothing(tmp_path):
-    result = subprocess.run(
-        ["systemd-analyze", "verify", str(unit_with_exec(tmp_path, sys.executable))],
-        capture_output=True,
-        text=True,
-        timeout=60,
-    )
+    result = subprocess.run(["systemd-analyze", "verify", str(unit_with_exec(tmp_path, sys.executable))],
+                            capture_output=True, text=True, timeout=60)
     assert (result.returncode, result.stdout + result.stderr) == (0, "")
 
 
@@ -39,18 +36,16 @@ def test_verify_prints_nothing(tmp_path):
 def test_verify_would_complain_about_a_missing_program(tmp_path):
     """The check above can fail: verify does read ExecStart."""
     unit = unit_with_exec(tmp_path, "/nonexistent/companion")
-    result = subprocess.run(["systemd-analyze", "verify", str(unit)], capture_output=True, text=True, timeout=60)
+    result = subprocess.run(["systemd-analyze", "verify", str(unit)],
+                            capture_output=True, text=True, timeout=60)
     assert "/nonexistent/companion" in result.stdout + result.stderr
 
 
 @analyze
 def test_exposure_stays_low(tmp_path):
-    result = subprocess.run(
-        ["systemd-analyze", "security", "--offline=true", "--no-pager", str(unit_with_exec(tmp_path, sys.executable))],
-        capture_output=True,
-        text=True,
-        timeout=60,
-    )
+    result = subprocess.run(["systemd-analyze", "security", "--offline=true", "--no-pager",
+                             str(unit_with_exec(tmp_path, sys.executable))],
+                            capture_output=True, text=True, timeout=60)
     score = re.search(r"Overall exposure level for companion.service: ([\d.]+)", result.stdout)
     assert score, result.stdout + result.stderr
     assert float(score.group(1)) <= 1.5

@@ -58,10 +58,8 @@ def digest(state: GameState) -> str:
         for player in state.players
     )
     board = "/".join(str(state.on_board(colour)) for colour in COLOURS)
-    return (
-        f"turn {state.turn} {pending.kind.name.lower()} p{pending.player} | {players} | "
-        f"board {board} treasures {state.treasures.bit_count()} bag {state.bag_count}"
-    )
+    return (f"turn {state.turn} {pending.kind.name.lower()} p{pending.player} | {players} | "
+            f"board {board} treasures {state.treasures.bit_count()} bag {state.bag_count}")
 
 
 def event_digest(event: Event) -> str:
@@ -77,10 +75,8 @@ def event_digest(event: Event) -> str:
 
 
 def scores(state: GameState) -> list[dict[str, Any]]:
-    return [
-        {"name": s.name, "spread": list(s.spread), "key": list(s.key), "rank": s.rank, "tie_break": s.tie_break}
-        for s in final_scores(state)
-    ]
+    return [{"name": s.name, "spread": list(s.spread), "key": list(s.key), "rank": s.rank, "tie_break": s.tie_break}
+            for s in final_scores(state)]
 
 
 def record(game: Game, steps: list[tuple[str, list[str], str]]) -> dict[str, Any]:
@@ -94,7 +90,8 @@ def record(game: Game, steps: list[tuple[str, list[str], str]]) -> dict[str, Any
 
 def play(name: str) -> dict[str, Any]:
     players, board, seed, table, english = GAMES[name]
-    game = Game(GameConfig(players=players, board=board, seed=seed, hidden_hands=table, english_support=english))
+    game = Game(GameConfig(players=players, board=board, seed=seed, hidden_hands=table,
+                           english_support=english))
     rng = random.Random(seed)
     steps = []
     snapshots = {}
@@ -141,10 +138,8 @@ def main(argv: list[str] | None = None) -> int:
     for name in args.games:
         data = play(name)
         path = write(name, data)
-        print(
-            f"{path.name}: {len(data['steps'])} actions, {path.stat().st_size // 1024} KB, "
-            f"{data['final']['summary']['game_over']}"
-        )
+        print(f"{path.name}: {len(data['steps'])} actions, {path.stat().st_size // 1024} KB, "
+              f"{data['final']['summary']['game_over']}")
     return 0
 
 

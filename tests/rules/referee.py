@@ -95,9 +95,8 @@ def war_removals(state: GameState, supporters: Iterable[int], colour: Colour) ->
     for cell in supporters:
         if state.square(cell).treasure:
             continue
-        if colour is RED and any(
-            (s.leader is not None and s.leader[1] is not RED) for s in (state.square(n) for n in neighbours(cell))
-        ):
+        if colour is RED and any((s.leader is not None and s.leader[1] is not RED)
+                                 for s in (state.square(n) for n in neighbours(cell))):
             continue
         removed.add(cell)
     return removed
@@ -151,9 +150,8 @@ def check_game(config: GameConfig, actions: Sequence[Action | str]) -> dict[str,
         if isinstance(action, PlaceTile):
             counted["tiles"] += 1
             scorer = tile_scorer(before, action.colour, action.cell)
-            tile_points = [
-                (e.player, e.colour, e.amount) for e in events if e.kind is EventKind.SCORED and e.page is None
-            ]
+            tile_points = [(e.player, e.colour, e.amount) for e in events
+                           if e.kind is EventKind.SCORED and e.page is None]
             assert tile_points == ([] if scorer is None else [(scorer, action.colour, 1)]), where
         if isinstance(action, TakeTreasure):
             counted["treasure choices"] += 1
@@ -168,11 +166,8 @@ def check_game(config: GameConfig, actions: Sequence[Action | str]) -> dict[str,
             _check_war_removal(before, removed[0], events, where)
         if any(e.kind in (EventKind.TURN_ENDED, EventKind.GAME_OVER) for e in events):
             counted["ends of turn"] += 1
-            paid = sorted(
-                (e.player, e.colour.value)
-                for e in events
-                if e.kind is EventKind.SCORED and e.page == 11 and e.colour is not None
-            )
+            paid = sorted((e.player, e.colour.value) for e in events
+                          if e.kind is EventKind.SCORED and e.page == 11 and e.colour is not None)
             assert paid == sorted((s, c.value) for s, c in monument_points(after, before.current)), where
         if after.pending.kind in (PendingKind.ACTION, PendingKind.MONUMENT, PendingKind.GAME_OVER):
             assert not treasures_owed(after), where

@@ -47,9 +47,8 @@ def test_a_tile_scores_for_the_leader_of_its_colour_else_for_the_king_else_for_n
     assert only(game.apply("tile green G5"), EventKind.SCORED).player == 0  # no trader: the king's owner
     assert points(game, 0) == {"red": 0, "blue": 0, "green": 1, "black": 0}
     assert points(game, 1) == {"red": 1, "blue": 0, "green": 0, "black": 0}
-    lone = position(
-        BRIDGE.replace("ArKrB", "Ar.rB"), leaders={"A": (1, RED), "B": (1, BLUE)}, hands=["rrggkk", "rrbbgk"]
-    )
+    lone = position(BRIDGE.replace("ArKrB", "Ar.rB"), leaders={"A": (1, RED), "B": (1, BLUE)},
+                    hands=["rrggkk", "rrbbgk"])
     assert len(lone.state.kingdoms()) == 2
     assert kinds(lone.apply("tile green D6")) == [EventKind.TILE_PLACED]  # a priest only: nobody scores green
     assert points(lone, 0) == NOTHING and points(lone, 1) == NOTHING
@@ -78,8 +77,7 @@ def test_a_leader_may_join_a_kingdom_to_leaderless_regions() -> None:
 
 
 def test_a_leader_moved_into_a_revolt_that_he_loses_goes_home_not_back() -> None:
-    game = position(
-        """
+    game = position("""
      ABCDEFGHIJKLMNOP
   1  t...~~~~~...~..t
   2  ....~.......~...
@@ -92,10 +90,7 @@ def test_a_leader_moved_into_a_revolt_that_he_loses_goes_home_not_back() -> None
   9  ......~~~~~~~...
  10  ...........A....
  11  ...........r...t
-""",
-        leaders={"A": (0, RED), "B": (1, RED)},
-        hands=["bbggkk", "bbggkk"],
-    )
+""", leaders={"A": (0, RED), "B": (1, RED)}, hands=["bbggkk", "bbggkk"])
     events = game.apply("leader red G5")
     assert kinds(events) == [EventKind.LEADER_MOVED, EventKind.REVOLT_STARTED]
     game.apply("support 0")
@@ -106,8 +101,7 @@ def test_a_leader_moved_into_a_revolt_that_he_loses_goes_home_not_back() -> None
 
 def test_a_green_revolt_is_followed_by_the_treasure_it_brought_together() -> None:
     # Player 2's trader on I6 with the treasure H6; a lone treasure on F5. Player 1's trader enters on G5.
-    game = position(
-        """
+    game = position("""
      ABCDEFGHIJKLMNOP
   1  t...~~~~~...~..t
   2  ....~.......~...
@@ -120,9 +114,7 @@ def test_a_green_revolt_is_followed_by_the_treasure_it_brought_together() -> Non
   9  ......~~~~~~~...
  10  ................
  11  ...............t
-""",
-        leaders={"B": (1, GREEN)},
-    )
+""", leaders={"B": (1, GREEN)})
     game.apply("leader green G5")
     conflict = game.pending.conflict
     assert conflict is not None and (conflict.attacker_strength, conflict.defender_strength) == (2, 1)
@@ -134,8 +126,7 @@ def test_a_green_revolt_is_followed_by_the_treasure_it_brought_together() -> Non
 
 
 def test_the_uniting_tile_gets_its_monument_check_after_the_wars() -> None:
-    game = position(
-        """
+    game = position("""
      ABCDEFGHIJKLMNOP
   1  t...~~~~~...~..t
   2  ....~.......~...
@@ -148,9 +139,7 @@ def test_the_uniting_tile_gets_its_monument_check_after_the_wars() -> None:
   9  ......~~~~~~~...
  10  ................
  11  ...............t
-""",
-        leaders={"A": (0, BLACK), "B": (1, BLACK)},
-    )
+""", leaders={"A": (0, BLACK), "B": (1, BLACK)})
     events = game.apply("tile red G6")  # completes F5 G5 F6 G6 and unites the kings
     assert EventKind.MONUMENT_POSSIBLE not in kinds(events)
     game.apply("support 0")

@@ -63,25 +63,22 @@ def test_squares_round_trip_through_their_names(cell: int) -> None:
     assert parse_cell(cell_name(cell).lower()) == cell
 
 
-@pytest.mark.parametrize(
-    ("text", "action"),
-    [
-        ("tile red F7", PlaceTile(RED, parse_cell("F7"))),
-        ("leader black A2", PlaceLeader(BLACK, parse_cell("A2"))),
-        ("withdraw black", Withdraw(BLACK)),
-        ("catastrophe F7", PlaceCatastrophe(parse_cell("F7"))),
-        ("swap red red blue", Swap(3, (RED, RED, BLUE))),
-        ("swap blue red red", Swap(3, (RED, RED, BLUE))),
-        ("swap 3", Swap(3)),
-        ("pass", Pass()),
-        ("support 3", Support(3)),
-        ("war red", ChooseWar(RED)),
-        ("monument red/blue E7", BuildMonument(Monument.RED_BLUE, parse_cell("E7"))),
-        ("monument blue/red E7", BuildMonument(Monument.RED_BLUE, parse_cell("E7"))),
-        ("no-monument", DeclineMonument()),
-        ("treasure B2", TakeTreasure(parse_cell("B2"))),
-    ],
-)
+@pytest.mark.parametrize(("text", "action"), [
+    ("tile red F7", PlaceTile(RED, parse_cell("F7"))),
+    ("leader black A2", PlaceLeader(BLACK, parse_cell("A2"))),
+    ("withdraw black", Withdraw(BLACK)),
+    ("catastrophe F7", PlaceCatastrophe(parse_cell("F7"))),
+    ("swap red red blue", Swap(3, (RED, RED, BLUE))),
+    ("swap blue red red", Swap(3, (RED, RED, BLUE))),
+    ("swap 3", Swap(3)),
+    ("pass", Pass()),
+    ("support 3", Support(3)),
+    ("war red", ChooseWar(RED)),
+    ("monument red/blue E7", BuildMonument(Monument.RED_BLUE, parse_cell("E7"))),
+    ("monument blue/red E7", BuildMonument(Monument.RED_BLUE, parse_cell("E7"))),
+    ("no-monument", DeclineMonument()),
+    ("treasure B2", TakeTreasure(parse_cell("B2"))),
+])
 def test_the_examples_of_the_design(text: str, action: Action) -> None:
     assert Action.parse(text) == action
 
@@ -92,24 +89,21 @@ def test_squares_are_named_as_on_the_board() -> None:
     assert (parse_cell("F7") % 16, parse_cell("F7") // 16) == (5, 6)
 
 
-@pytest.mark.parametrize(
-    ("text", "words"),
-    [
-        ("", "empty"),
-        ("jump F7", "unknown action"),
-        ("tile purple F7", "not a colour"),
-        ("tile red Q7", "not a square"),
-        ("tile red F12", "not a square"),
-        ("tile red F0", "not a square"),
-        ("tile red", "cannot read"),
-        ("tile red F7 G7", "unexpected"),
-        ("support many", "number"),
-        ("monument red E7", "not a monument"),
-        ("monument red/red E7", "not a monument"),
-        ("swap", "which tiles"),
-        ("pass now", "unexpected"),
-    ],
-)
+@pytest.mark.parametrize(("text", "words"), [
+    ("", "empty"),
+    ("jump F7", "unknown action"),
+    ("tile purple F7", "not a colour"),
+    ("tile red Q7", "not a square"),
+    ("tile red F12", "not a square"),
+    ("tile red F0", "not a square"),
+    ("tile red", "cannot read"),
+    ("tile red F7 G7", "unexpected"),
+    ("support many", "number"),
+    ("monument red E7", "not a monument"),
+    ("monument red/red E7", "not a monument"),
+    ("swap", "which tiles"),
+    ("pass now", "unexpected"),
+])
 def test_unreadable_actions_are_refused_in_words(text: str, words: str) -> None:
     with pytest.raises(ValueError, match=words):
         Action.parse(text)

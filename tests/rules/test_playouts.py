@@ -147,10 +147,7 @@ def test_random_playouts_agree_with_the_referee(players: int, board: str) -> Non
 
 
 @settings(max_examples=8, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(
-    seed=st.integers(min_value=0, max_value=2**32 - 1),
-    players=st.integers(2, 4),
-    board=st.sampled_from(["standard", "alternate"]),
-)
+@given(seed=st.integers(min_value=0, max_value=2**32 - 1), players=st.integers(2, 4),
+       board=st.sampled_from(["standard", "alternate"]))
 def test_random_playouts_from_any_seed(seed: int, players: int, board: str) -> None:
     play(players, board, seed)

@@ -25,8 +25,7 @@ def best_key(points: tuple[int, ...], treasures: int) -> tuple[int, ...]:
 
 @given(colours4, st.integers(0, 7))
 def test_spreading_treasures_is_the_best_spread_and_never_lowers_the_weakest_colour(
-    points: tuple[int, ...], treasures: int
-) -> None:
+        points: tuple[int, ...], treasures: int) -> None:
     spread = spread_treasures(points, treasures)
     assert sum(spread) == treasures and min(spread) >= 0
     final = tuple(p + s for p, s in zip(points, spread, strict=True))
@@ -62,12 +61,10 @@ def test_treasures_go_one_at_a_time_to_the_lowest_colour() -> None:
 
 def test_tie_breaks_go_down_to_the_strongest_colour_and_say_so() -> None:
     ann, bo, cy, di = rank_scores(
-        ["Ann", "Bo", "Cy", "Di"], [(3, 4, 5, 6), (3, 4, 5, 7), (3, 4, 6, 6), (2, 9, 9, 9)], [0, 0, 0, 0]
-    )
+        ["Ann", "Bo", "Cy", "Di"], [(3, 4, 5, 6), (3, 4, 5, 7), (3, 4, 6, 6), (2, 9, 9, 9)], [0, 0, 0, 0])
     assert [s.rank for s in (ann, bo, cy, di)] == [3, 2, 1, 4]
-    assert bo.tie_break == (
-        "ahead of Ann on the strongest colour (7 to 6); behind Cy on the third-weakest colour (5 to 6)"
-    )
+    assert bo.tie_break == ("ahead of Ann on the strongest colour (7 to 6); "
+                            "behind Cy on the third-weakest colour (5 to 6)")
     assert di.tie_break == ""  # nobody else has 2 as weakest colour
     assert "ahead of Bo on the third-weakest colour (6 to 5)" in cy.tie_break
 

@@ -89,9 +89,8 @@ def test_a_catastrophe_blocks_its_square_permanently() -> None:
 
 
 def test_a_catastrophe_goes_on_an_empty_square_or_a_tile_but_not_on_a_treasure_monument_or_leader() -> None:
-    game = position(
-        TWO_KINGDOMS.replace("  5  ....r...r.....~~", "  5  ....r...t.....~~"), leaders=PRIESTS, catastrophes=[2, 0]
-    )
+    game = position(TWO_KINGDOMS.replace("  5  ....r...r.....~~", "  5  ....r...t.....~~"), leaders=PRIESTS,
+                    catastrophes=[2, 0])
     illegal(game, "catastrophe I5", "catastrophe-blocked", 7, "treasure")
     illegal(game, "catastrophe E6", "catastrophe-blocked", 7, "leader")
     out_before = game.state.out[RED.index]
@@ -318,16 +317,11 @@ KINGS_AND_SQUARE = """
 
 
 def _kings_with_black_monument() -> Game:
-    game = position(
-        KINGS_AND_SQUARE, leaders={"A": (0, BLACK), "B": (1, BLACK)}, hands=["kkgrrb", "kkbbgr"], bag="rbgk" * 5
-    )
+    game = position(KINGS_AND_SQUARE, leaders={"A": (0, BLACK), "B": (1, BLACK)}, hands=["kkgrrb", "kkbbgr"],
+                    bag="rbgk" * 5)
     game.apply("tile black F4")
     assert [str(a) for a in game.legal_actions()] == [
-        "monument red/black F4",
-        "monument blue/black F4",
-        "monument green/black F4",
-        "no-monument",
-    ]
+        "monument red/black F4", "monument blue/black F4", "monument green/black F4", "no-monument"]
     game.apply("monument blue/black F4")
     return game
 

@@ -40,12 +40,8 @@ def at_the_table(game: Game, *, bag_count: int, unseen: dict[Colour, int] | None
     for colour, left in (unseen or {}).items():
         out[colour.index] = TILES_IN_GAME[colour.index] - state.on_board(colour) - left
     state = replace(
-        state,
-        players=tuple(replace(p, hand=None, hand_size=6) for p in state.players),
-        bag=(),
-        bag_count=bag_count,
-        out=tuple(out),
-        hidden_hands=True,
+        state, players=tuple(replace(p, hand=None, hand_size=6) for p in state.players), bag=(),
+        bag_count=bag_count, out=tuple(out), hidden_hands=True,
     )
     return Game.from_state(replace(game.config, hidden_hands=True), state)
 

@@ -24,8 +24,7 @@ def offered(game: object) -> set[str]:
 
 def test_the_uniting_tile_never_scores_even_without_a_war() -> None:
     # Player 1's king on E6 (temple D6) and Player 2's priest on I6 (temples H6, J6): no colour twice.
-    game = position(
-        """
+    game = position("""
      ABCDEFGHIJKLMNOP
   1  t...~~~~~...~..t
   2  ....~.......~...
@@ -38,10 +37,7 @@ def test_the_uniting_tile_never_scores_even_without_a_war() -> None:
   9  ......~~~~~~~...
  10  ................
  11  ...............t
-""",
-        leaders={"A": (0, BLACK), "B": (1, RED)},
-        hands=["rrbbgk", "rrbbgk"],
-    )
+""", leaders={"A": (0, BLACK), "B": (1, RED)}, hands=["rrbbgk", "rrbbgk"])
     events = game.apply("tile red G6")  # red, next to the priest's kingdom: it would score if it joined only that
     assert of_kind(events, EventKind.SCORED) == [] and of_kind(events, EventKind.WAR_STARTED) == []
     assert "unites two kingdoms" in events[1].text and events[1].page == 9
@@ -53,8 +49,7 @@ def test_the_uniting_tile_never_scores_even_without_a_war() -> None:
 
 
 def test_the_uniting_tile_never_scores_after_its_war() -> None:
-    game = position(
-        """
+    game = position("""
      ABCDEFGHIJKLMNOP
   1  t...~~~~~...~..t
   2  ....~.......~...
@@ -67,11 +62,7 @@ def test_the_uniting_tile_never_scores_after_its_war() -> None:
   9  ......~~~~~~~...
  10  ................
  11  ...............t
-""",
-        leaders={"A": (0, BLACK), "B": (1, BLACK)},
-        hands=["kkkrrg", "kkbbgr"],
-        bag="rbgk" * 5,
-    )
+""", leaders={"A": (0, BLACK), "B": (1, BLACK)}, hands=["kkkrrg", "kkbbgr"], bag="rbgk" * 5)
     events = game.apply("tile black G6")  # a settlement: it would score for a king, but it unites
     assert of_kind(events, EventKind.SCORED) == []
     conflict = game.pending.conflict
@@ -105,7 +96,8 @@ PRIESTS_AT_WAR = """
 
 
 def test_a_priest_war_keeps_treasure_temples_and_temples_next_to_another_leader() -> None:
-    game = position(PRIESTS_AT_WAR, leaders={"A": (0, RED), "K": (0, BLACK), "B": (1, RED)}, hands=["gbbkkk", "bbggkk"])
+    game = position(PRIESTS_AT_WAR, leaders={"A": (0, RED), "K": (0, BLACK), "B": (1, RED)},
+                    hands=["gbbkkk", "bbggkk"])
     game.apply("tile green G6")
     conflict = game.pending.conflict
     assert conflict is not None
@@ -178,8 +170,7 @@ def test_a_later_war_is_dropped_when_an_earlier_one_disconnected_its_leaders() -
 def test_the_attacker_of_a_war_the_active_player_is_not_in_is_the_first_involved_player_clockwise() -> None:
     # Four players, Player 3 (seat 2) to play: the kings of Player 2 (seat 1) and Player 4 (seat 3) meet.
     # Clockwise from seat 2 comes seat 3 before seat 1: Player 4 attacks, though seated after Player 2.
-    game = position(
-        """
+    game = position("""
      ABCDEFGHIJKLMNOP
   1  t...~~~~~...~..t
   2  ....~.......~...
@@ -192,13 +183,8 @@ def test_the_attacker_of_a_war_the_active_player_is_not_in_is_the_first_involved
   9  ......~~~~~~~...
  10  ................
  11  ...............t
-""",
-        players=4,
-        current=2,
-        leaders={"A": (1, BLACK), "B": (3, BLACK)},
-        hands=["rrbbgk", "kkrrbb", "ggrrbb", "kkkrbb"],
-        bag="rbgk" * 3,
-    )
+""", players=4, current=2, leaders={"A": (1, BLACK), "B": (3, BLACK)},
+        hands=["rrbbgk", "kkrrbb", "ggrrbb", "kkkrbb"], bag="rbgk" * 3)
     started = only(game.apply("tile green G6"), EventKind.WAR_STARTED)
     assert started.player == 3 and "Player 4 attacks Player 2" in started.text
     conflict = game.pending.conflict
@@ -272,11 +258,9 @@ def test_leaders_off_the_board_are_never_in_any_kingdom_computation() -> None:
 
 # --- tiles and kingdoms -------------------------------------------------------------------------------
 
-
 def test_a_tile_may_join_a_kingdom_to_leaderless_regions() -> None:
     # H5 touches Player 1's kingdom (H6, king on H7) and three leaderless temples: G5, I5, H4.
-    game = position(
-        """
+    game = position("""
      ABCDEFGHIJKLMNOP
   1  t...~~~~~...~..t
   2  ....~.......~...
@@ -289,10 +273,7 @@ def test_a_tile_may_join_a_kingdom_to_leaderless_regions() -> None:
   9  ......~~~~~~~...
  10  ................
  11  ...............t
-""".replace("  4  ~~~~...r......~~", "  4  ~~~~...r.....~~~"),
-        leaders={"K": (0, BLACK)},
-        hands=["rrrkkk", "bbggkk"],
-    )
+""".replace("  4  ~~~~...r......~~", "  4  ~~~~...r.....~~~"), leaders={"K": (0, BLACK)}, hands=["rrrkkk", "bbggkk"])
     assert "tile red H5" in offered(game)
     scored = only(game.apply("tile red H5"), EventKind.SCORED)
     assert (scored.player, scored.colour) == (0, RED)  # no priest there: the king takes it
@@ -302,8 +283,7 @@ def test_a_tile_may_join_a_kingdom_to_leaderless_regions() -> None:
 
 def test_a_tile_may_never_touch_three_kingdoms() -> None:
     # G6 touches Player 1's king (F6, E6), Player 2's king (H6, I6) and Player 1's priest (G5, G4).
-    game = position(
-        """
+    game = position("""
      ABCDEFGHIJKLMNOP
   1  t...~~~~~...~..t
   2  ....~.......~...
@@ -316,10 +296,7 @@ def test_a_tile_may_never_touch_three_kingdoms() -> None:
   9  ......~~~~~~~...
  10  ................
  11  ...............t
-""",
-        leaders={"A": (0, BLACK), "B": (1, BLACK), "P": (0, RED)},
-        hands=["rrrkkk", "bbggkk"],
-    )
+""", leaders={"A": (0, BLACK), "B": (1, BLACK), "P": (0, RED)}, hands=["rrrkkk", "bbggkk"])
     assert len(game.state.kingdoms()) == 3
     illegal(game, "tile red G6", "three-kingdoms", None, "more than two kingdoms")
     assert not {"tile red G6", "tile black G6", "tile green G6"} & offered(game)
@@ -356,21 +333,16 @@ def test_catastrophes_on_river_are_fine_but_not_on_treasures_monuments_leaders_o
     event = only(game.apply("catastrophe A4"), EventKind.CATASTROPHE)  # an empty river square
     assert event.cells == squares("A4") and event.colour is None and game.state.square(sq("A4")).river
     assert game.pending.player == 1
-    for square, what in (
-        ("E5", "monument"),
-        ("F6", "monument"),
-        ("J6", "treasure"),
-        ("G6", "leader"),
-        ("L6", "leader"),
-        ("A4", "another catastrophe"),
-    ):
+    for square, what in (("E5", "monument"), ("F6", "monument"), ("J6", "treasure"), ("G6", "leader"),
+                         ("L6", "leader"), ("A4", "another catastrophe")):
         illegal(game, f"catastrophe {square}", "catastrophe-blocked", 7, what)
         assert f"catastrophe {square}" not in offered(game)
     assert {"catastrophe B4", "catastrophe G7", "catastrophe L5", "catastrophe P10"} <= offered(game)
 
 
 def test_catastrophes_exile_leaders_that_lose_their_last_temple() -> None:
-    game = position(CATASTROPHES, leaders={"K": (0, BLACK), "Q": (1, RED)}, hands=["rrbbgk", "rrbbgk"], current=1)
+    game = position(CATASTROPHES, leaders={"K": (0, BLACK), "Q": (1, RED)}, hands=["rrbbgk", "rrbbgk"],
+                    current=1)
     events = game.apply("catastrophe L5")  # Player 2 destroys the only temple of his own priest
     assert kinds(events) == [EventKind.CATASTROPHE, EventKind.LEADER_EXILED]
     assert only(events, EventKind.LEADER_EXILED).cells == squares("L6") and leader(game, 1, RED) is None
@@ -385,8 +357,7 @@ def test_catastrophes_exile_leaders_that_lose_their_last_temple() -> None:
 def test_a_red_monument_exiles_leaders_and_the_treasure_on_a_face_down_tile_stays_collectable() -> None:
     # Red E5 (a treasure) F5 E6; Player 1's king on G5 beside F5 only, his trader on D6 beside C6 and E6;
     # a treasure temple on H6, alone.
-    game = position(
-        """
+    game = position("""
      ABCDEFGHIJKLMNOP
   1  t...~~~~~...~..t
   2  ....~.......~...
@@ -399,10 +370,7 @@ def test_a_red_monument_exiles_leaders_and_the_treasure_on_a_face_down_tile_stay
   9  ......~~~~~~~...
  10  ................
  11  ...............t
-""",
-        leaders={"K": (0, BLACK), "T": (0, GREEN)},
-        hands=["rrbbgk", "rrbbgk"],
-    )
+""", leaders={"K": (0, BLACK), "T": (0, GREEN)}, hands=["rrbbgk", "rrbbgk"])
     game.apply("tile red F6")
     events = game.apply("monument red/green E5")
     exiled = only(events, EventKind.LEADER_EXILED)
@@ -436,9 +404,8 @@ def test_monuments_are_optional_and_the_player_picks_the_2x2() -> None:
 """
     game = position(drawing, hands=["rrbbgk", "rrbbgk"])
     game.apply("tile red F6")
-    assert offered(game) == {
-        f"monument {m} {at}" for m in ("red/blue", "red/green", "red/black") for at in ("E5", "F5")
-    } | {"no-monument"}
+    assert offered(game) == {f"monument {m} {at}" for m in ("red/blue", "red/green", "red/black")
+                             for at in ("E5", "F5")} | {"no-monument"}
     built = only(game.apply("monument red/green F5"), EventKind.MONUMENT_BUILT)
     assert names(built.cells) == ["F5", "F6", "G5", "G6"]
     assert tile_at(game, "E5") is RED and not game.state.square(sq("E5")).face_down
@@ -449,17 +416,13 @@ def test_monuments_are_optional_and_the_player_picks_the_2x2() -> None:
     events = declined.apply("no-monument")
     assert kinds(events) == [EventKind.MONUMENT_DECLINED] and declined.state.monuments == ()
     assert declined.state.facedown == 0 and declined.pending.kind is PendingKind.ACTION
-    assert kinds(declined.apply("tile black H10")) == [
-        EventKind.TILE_PLACED,
-        EventKind.HANDS_REFILLED,
-        EventKind.TURN_ENDED,
-    ]  # no second chance later
+    assert kinds(declined.apply("tile black H10")) == [EventKind.TILE_PLACED, EventKind.HANDS_REFILLED,
+                                                       EventKind.TURN_ENDED]  # no second chance later
 
 
 def test_monument_points_only_for_the_active_players_own_leaders_at_end_of_turn() -> None:
     # One kingdom: Player 2's priest on D5; Player 1's king on G6 and trader on H6. F6 completes E5 F5 E6 F6.
-    game = position(
-        """
+    game = position("""
      ABCDEFGHIJKLMNOP
   1  t...~~~~~...~..t
   2  ....~.......~...
@@ -472,10 +435,7 @@ def test_monument_points_only_for_the_active_players_own_leaders_at_end_of_turn(
   9  ......~~~~~~~...
  10  ................
  11  ...............t
-""",
-        leaders={"P": (1, RED), "K": (0, BLACK), "T": (0, GREEN)},
-        hands=["rrbbgk", "rrbbgk"],
-    )
+""", leaders={"P": (1, RED), "K": (0, BLACK), "T": (0, GREEN)}, hands=["rrbbgk", "rrbbgk"])
     scored = only(game.apply("tile red F6"), EventKind.SCORED)
     assert (scored.player, scored.colour) == (1, RED)  # the priest's owner takes the red tile
     assert of_kind(game.apply("monument red/black E5"), EventKind.SCORED) == []  # not yet: end of turn
@@ -497,8 +457,7 @@ def test_monument_points_only_for_the_active_players_own_leaders_at_end_of_turn(
 
 def test_the_trader_takes_all_treasures_but_one_corners_first_right_after_his_placement() -> None:
     # Leaderless: the corner treasure B8 with B9; C10 to F10 with treasures on D10 and F10.
-    game = position(
-        """
+    game = position("""
      ABCDEFGHIJKLMNOP
   1  t...~~~~~...~..t
   2  ....~.......~...
@@ -511,9 +470,7 @@ def test_the_trader_takes_all_treasures_but_one_corners_first_right_after_his_pl
   9  .r....~~~~~~~...
  10  ..rtrt..........
  11  ...............t
-""",
-        hands=["rrbbgk", "rrbbgk"],
-    )
+""", hands=["rrbbgk", "rrbbgk"])
     assert game.state.board.corners >> sq("B8") & 1
     events = game.apply("leader green C9")  # joins both regions into one kingdom with three treasures
     assert kinds(events) == [EventKind.LEADER_PLACED, EventKind.TREASURE_TAKEN]
@@ -523,20 +480,15 @@ def test_the_trader_takes_all_treasures_but_one_corners_first_right_after_his_pl
     illegal(game, "treasure B9", "treasure", None, "D10, F10")
     illegal(game, "pass", "treasure", None, "takes a treasure")
     game.apply("treasure F10")
-    assert game.state.players[0].treasures == 2 and names(c for c in range(176) if game.state.treasures >> c & 1) == [
-        "A1",
-        "D10",
-        "P1",
-        "P11",
-    ]
+    assert game.state.players[0].treasures == 2 and names(
+        c for c in range(176) if game.state.treasures >> c & 1) == ["A1", "D10", "P1", "P11"]
     assert game.pending.kind is PendingKind.ACTION and game.pending.actions_left == 1
 
 
 def test_the_trader_takes_treasures_right_after_a_war_that_brought_them_together() -> None:
     # Player 1's trader on E5 (market D5) in a kingdom with the treasure D6; Player 2's trader on I6
     # (markets H6 I5) with the treasure J6. A settlement on G6 unites them: the war of the traders.
-    game = position(
-        """
+    game = position("""
      ABCDEFGHIJKLMNOP
   1  t...~~~~~...~..t
   2  ....~.......~...
@@ -549,10 +501,7 @@ def test_the_trader_takes_treasures_right_after_a_war_that_brought_them_together
   9  ......~~~~~~~...
  10  ................
  11  ...............t
-""",
-        leaders={"A": (0, GREEN), "B": (1, GREEN)},
-        hands=["kkrrbb", "rrbbkk"],
-    )
+""", leaders={"A": (0, GREEN), "B": (1, GREEN)}, hands=["kkrrbb", "rrbbkk"])
     game.apply("tile black G6")
     game.apply("support 0")
     events = game.apply("support 0")  # 1 against 2: Player 2 wins
@@ -636,7 +585,8 @@ def test_two_or_fewer_treasures_end_the_game_at_the_end_of_the_turn_not_before()
     events = four.apply("pass")  # three treasures left: the game goes on
     assert of_kind(events, EventKind.GAME_OVER) == [] and four.pending.player == 1
 
-    three = position(drawing.replace("  1  t...", "  1  ...."), leaders={"G": (0, GREEN)}, hands=["rrrrrr", "rrrrrr"])
+    three = position(drawing.replace("  1  t...", "  1  ...."), leaders={"G": (0, GREEN)},
+                     hands=["rrrrrr", "rrrrrr"])
     three.apply("tile red F10")
     three.apply("treasure D10")  # two left, but the turn is not over
     assert three.state.treasures.bit_count() == 2 and not three.state.over

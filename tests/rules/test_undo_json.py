@@ -108,16 +108,13 @@ def test_a_record_whose_actions_do_not_lead_to_its_state_is_refused() -> None:
         Game.from_json(json.dumps(data))
 
 
-@pytest.mark.parametrize(
-    "mangle",
-    [
-        lambda d: "not json at all",
-        lambda d: json.dumps({**d, "format": "chess/1"}),
-        lambda d: json.dumps({**d, "actions": ["tile red Z99"]}),
-        lambda d: json.dumps({k: v for k, v in d.items() if k != "config"}),
-        lambda d: json.dumps({**d, "config": {"board": "standard"}}),
-    ],
-)
+@pytest.mark.parametrize("mangle", [
+    lambda d: "not json at all",
+    lambda d: json.dumps({**d, "format": "chess/1"}),
+    lambda d: json.dumps({**d, "actions": ["tile red Z99"]}),
+    lambda d: json.dumps({k: v for k, v in d.items() if k != "config"}),
+    lambda d: json.dumps({**d, "config": {"board": "standard"}}),
+])
 def test_an_unreadable_record_is_refused_in_words(mangle: object) -> None:
     data = json.loads(played(10).to_json())
     with pytest.raises(CompanionError, match="cannot be read"):

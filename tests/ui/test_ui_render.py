@@ -62,7 +62,7 @@ def test_every_screen_draws_within_the_window_with_big_targets_and_fitting_text(
         if missing or MENU not in commands:
             problems.append(f"{where}: no target for {missing or 'Menu'}")
         buttons = [t.rect for t in renderer.targets if t.command is not None]
-        if any(a.colliderect(b) for i, a in enumerate(buttons) for b in buttons[i + 1 :]):
+        if any(a.colliderect(b) for i, a in enumerate(buttons) for b in buttons[i + 1:]):
             problems.append(f"{where}: buttons overlap")
         if screen.board is not None and renderer.board is None:
             problems.append(f"{where}: no board picture")

@@ -113,12 +113,8 @@ def test_revolt_highlights_both_sides_and_commits_what_the_player_entered() -> N
 
 
 def test_war_defender_sees_what_the_attacker_committed() -> None:
-    found = play_until(
-        pending(
-            PendingKind.SUPPORT,
-            lambda g: g.pending.conflict.kind == "war" and g.pending.conflict.attacker_committed is not None,
-        )
-    )
+    found = play_until(pending(PendingKind.SUPPORT, lambda g: g.pending.conflict.kind == "war"
+                               and g.pending.conflict.attacker_committed is not None))
     game, _ = found
     conflict = game.pending.conflict
     screen = screens.for_state(view(found))
@@ -132,12 +128,8 @@ def test_war_defender_sees_what_the_attacker_committed() -> None:
 def test_result_marks_exactly_the_pieces_that_must_leave() -> None:
     found = play_until(lambda game, events: any(e.kind is EventKind.CONFLICT_WON and e.page == 9 for e in events))
     _, events = found
-    removed = {
-        c
-        for e in events
-        if e.kind in (EventKind.PIECES_REMOVED, EventKind.LEADER_EXILED, EventKind.UNIFICATION_REMOVED)
-        for c in e.cells
-    }
+    removed = {c for e in events if e.kind in (EventKind.PIECES_REMOVED, EventKind.LEADER_EXILED,
+                                                EventKind.UNIFICATION_REMOVED) for c in e.cells}
     screen = screens.result(view(found))
     assert screen.board is not None and set(screen.board.marked(MarkKind.REMOVE)) == removed
     won = next(e for e in events if e.kind is EventKind.CONFLICT_WON)
@@ -264,10 +256,7 @@ def test_a_river_square_can_only_be_corrected_to_river_pieces(mid) -> None:  # t
     river = parse_cell("E1")
     screen = messages.correct(game.state, river)
     assert [b.command.value for b in screen.buttons] == [
-        "correct=E1 empty river",
-        "correct=E1 blue tile",
-        "correct=E1 catastrophe",
-    ]
+        "correct=E1 empty river", "correct=E1 blue tile", "correct=E1 catastrophe"]
 
 
 def test_messages_say_what_happened_in_plain_words() -> None:
@@ -291,14 +280,8 @@ def test_menu_offers_scores_undo_corrections_and_a_hand_tally(mid) -> None:  # t
     screen = screens.for_state(view(mid, asking="menu"))
     commands = [b.command for b in screen.buttons]
     assert screen.name == "menu"
-    for wanted in (
-        UiCommand.nav("scores"),
-        UNDO,
-        UiCommand.nav("correct"),
-        UiCommand.nav("manual"),
-        UiCommand.nav("new"),
-        UiCommand.nav("close"),
-    ):
+    for wanted in (UiCommand.nav("scores"), UNDO, UiCommand.nav("correct"), UiCommand.nav("manual"),
+                   UiCommand.nav("new"), UiCommand.nav("close")):
         assert wanted in commands
     assert screen.buttons[screen.focus].command == UiCommand.nav("close")
     assert screen.resolve(UiCommand.key(Key.BACK)) == UiCommand.nav("close")

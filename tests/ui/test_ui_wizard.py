@@ -25,12 +25,8 @@ def test_the_wizard_walks_from_players_to_the_camera_check() -> None:
     assert "Seat 2" in second.title and "Seat 1: pot" in second.lines
     assert [b.label for b in second.buttons] == ["Archer (A)", "Bull (B)", "Lion (L)"]  # pot is taken
     assert draft.apply(UiCommand.choose("dynasty", "pot")) is None
-    for command in (
-        UiCommand.choose("dynasty", "lion"),
-        UiCommand.choose("dynasty", "archer"),
-        UiCommand.choose("board", "alternate"),
-        UiCommand.choose("scores", "open"),
-    ):
+    for command in (UiCommand.choose("dynasty", "lion"), UiCommand.choose("dynasty", "archer"),
+                    UiCommand.choose("board", "alternate"), UiCommand.choose("scores", "open")):
         draft = draft.apply(command)
         assert draft is not None
     assert draft.step == "camera"
