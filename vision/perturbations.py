@@ -126,23 +126,30 @@ def _hand_outline(hand: Hand, size: tuple[int, int]) -> tuple[np.ndarray, list[t
 def draw_hands(frame: np.ndarray, hands: tuple[Hand, ...]) -> np.ndarray:
     """Paints the hands over the frame in place; returns where they are (bool mask)."""
     h, w = frame.shape[:2]
-    mask = np.zeros((h, w), bool)
+    covered = np.zeros((h, w), np.uint8)
     for hand in hands:
         polygon, fingers, arm = _hand_outline(hand, (w, h))
-        one = np.zeros((h, w), np.uint8)
-        cv2.fillPoly(one, [_fixed(polygon)], 255, cv2.LINE_8, shift=4)
-        for stroke, thickness in fingers:
-            p0, p1 = (tuple(int(v) for v in np.round(p)) for p in stroke)
-            cv2.line(one, p0, p1, 255, thickness, cv2.LINE_8)
-            cv2.circle(one, p1, thickness // 2, 255, -1, cv2.LINE_8)
-        x, y, bw, bh = cv2.boundingRect(one)
-        if bw == 0 or bh == 0:
+        # Draw on a canvas just big enough for this hand, clipped to the frame.
+        points = np.concatenate([polygon, *(stroke for stroke, _ in fingers)])
+        reach = max(t for _, t in fingers)
+        x, y = max(0, int(points[:, 0].min()) - reach), max(0, int(points[:, 1].min()) - reach)
+        x1, y1 = min(w, int(points[:, 0].max()) + reach + 1), min(h, int(points[:, 1].max()) + reach + 1)
+        if x1 <= x or y1 <= y:
             continue
-        inside = one[y : y + bh, x : x + bw] > 0
+        bw, bh = x1 - x, y1 - y
+        canvas = np.zeros((bh, bw), np.uint8)
+        cv2.fillPoly(canvas, [_fixed(polygon - (x, y))], 255, cv2.LINE_8, shift=4)
+        for stroke, thickness in fingers:
+            p0, p1 = (tuple(int(v) for v in np.round(p - (x, y))) for p in stroke)
+            cv2.line(canvas, p0, p1, 255, thickness, cv2.LINE_8)
+            cv2.circle(canvas, p1, thickness // 2, 255, -1, cv2.LINE_8)
+        if not canvas.any():
+            continue
         # Round like a limb: brighter along the middle, darker at the sides.
-        small = cv2.resize(inside.astype(np.float32), (max(1, bw // 4), max(1, bh // 4)), interpolation=cv2.INTER_AREA)
-        roundness = cv2.GaussianBlur(small, (0, 0), max(1.0, arm / 16))
-        shade = 0.55 + 0.5 * cv2.resize(roundness, (bw, bh), interpolation=cv2.INTER_LINEAR)
+        small = cv2.resize(canvas, (max(1, bw // 4), max(1, bh // 4)), interpolation=cv2.INTER_AREA)
+        roundness = cv2.GaussianBlur(small.astype(np.float32) / 255, (0, 0), max(1.0, arm / 16))
+        shade_small = np.clip((0.55 + 0.5 * roundness) * 128, 0, 255).astype(np.uint8)  # 128 = unchanged
+        shade = cv2.resize(shade_small, (bw, bh), interpolation=cv2.INTER_LINEAR)
         colour = np.empty((bh, bw, 3), np.uint8)
         colour[:] = hand.skin
         if hand.sleeve is not None:  # the sleeve ends a hand's length behind the wrist
@@ -152,10 +159,11 @@ def draw_hands(frame: np.ndarray, hands: tuple[Hand, ...]) -> np.ndarray:
             across = np.array([-along[1], along[0]]) * arm
             sleeve = np.array([start - across, cuff - across, cuff + across, start + across]) - (x, y)
             cv2.fillPoly(colour, [_fixed(sleeve)], hand.sleeve, cv2.LINE_8, shift=4)
-        painted = cv2.multiply(colour, cv2.merge([shade, shade, shade]), dtype=cv2.CV_8U)
+        painted = cv2.multiply(colour, cv2.merge([shade, shade, shade]), scale=1 / 128)
         region = frame[y : y + bh, x : x + bw]
-        region[inside] = painted[inside]
-        mask[y : y + bh, x : x + bw] |= inside
+        cv2.copyTo(painted, canvas, region)
+        cv2.bitwise_or(covered[y : y + bh, x : x + bw], canvas, covered[y : y + bh, x : x + bw])
+    mask: np.ndarray = covered > 0
     return mask
 
 
@@ -201,7 +209,8 @@ def _light(
             shade = np.maximum(shade, cv2.GaussianBlur(blob, (0, 0), max(1.0, min(axes) / 2)))
         if hand_mask is not None and hand_mask.any():
             # Hands hover a few cm over the board: their shadow falls offset and soft.
-            small = cv2.resize(hand_mask.astype(np.float32), (cw, ch), interpolation=cv2.INTER_AREA)
+            # Nearest sampling is enough: the shadow is blurred far more than the sampling step.
+            small = cv2.resize(hand_mask.view(np.uint8), (cw, ch), interpolation=cv2.INTER_NEAREST).astype(np.float32)
             shift = np.array([[1, 0, cw * 0.025], [0, 1, ch * 0.035]], np.float32)
             moved = cv2.warpAffine(small, shift, (cw, ch))
             shade = np.maximum(shade, 0.45 * cv2.GaussianBlur(moved, (0, 0), max(1.0, cw / 120)))
