@@ -1,0 +1,1 @@
+"""Hardware at the table: GPIO buttons, the display. Everything imported lazily and injectable."""
