@@ -15,8 +15,28 @@ from functools import lru_cache
 import cv2
 import numpy as np
 
-from vision import art, geometry
+from vision import art, geometry, perturbations
+from vision.perturbations import Conditions, Glare, Hand, Shadow, random_conditions, random_hand
 from vision.reading import CELLS, COLUMNS, CellClass
+
+__all__ = [
+    "CameraPose",
+    "CellTruth",
+    "Conditions",
+    "Glare",
+    "Hand",
+    "Rendered",
+    "Scene",
+    "Shadow",
+    "Shot",
+    "hand_passing",
+    "random_conditions",
+    "random_hand",
+    "random_pose",
+    "render",
+    "render_sequence",
+    "top_down",
+]
 
 _MONUMENT_OFFSETS = (0, 1, COLUMNS, COLUMNS + 1)
 
@@ -126,14 +146,6 @@ class CameraPose:
         rotation = camera_axes.T
         translation = -rotation @ centre
         return k @ np.column_stack([rotation[:, 0], rotation[:, 1], translation])
-
-
-@dataclass(frozen=True)
-class Conditions:
-    """What the table does to the picture. The default is a perfect picture."""
-
-    board_shift_mm: tuple[float, float] = (0.0, 0.0)  # the board bumped along the table
-    board_rotation_deg: float = 0.0  # ... and turned
 
 
 @dataclass(frozen=True)
@@ -276,12 +288,85 @@ def render(
         borderMode=cv2.BORDER_TRANSPARENT,
     )
 
+    rng = np.random.default_rng(seed)
+    hand_mask = perturbations.draw_hands(frame, conditions.hands)
+    frame = perturbations.apply(frame, conditions, hand_mask, rng)
     markers = {i: _project(board_to_image, c) for i, c in geometry.all_marker_corners_mm().items()}
     return Rendered(
         frame=frame,
         grid_corners=_project(board_to_image, geometry.grid_corners_mm()),
-        hand_mask=np.zeros((h, w), bool),
+        hand_mask=hand_mask,
         scene=scene,
         board_to_image=board_to_image,
         marker_corners=markers,
     )
+
+
+def random_pose(rng: np.random.Generator, size: tuple[int, int] = (2028, 1520)) -> CameraPose:
+    """A camera hung a little differently, with the whole board and its markers still in view."""
+    for _ in range(100):
+        pose = CameraPose(
+            height_mm=float(rng.uniform(600, 720)),
+            tilt_deg=float(rng.uniform(0, 12)),
+            yaw_deg=float(rng.uniform(-6, 6)),
+            offset_mm=(float(rng.uniform(-20, 20)), float(rng.uniform(-20, 20))),
+            hfov_deg=float(rng.uniform(52, 60)),
+        )
+        # Room for a bump: the board's corners, 20 mm further out, must stay inside the frame.
+        reach = geometry.board_corners_mm() + np.array(
+            [[-20, -20], [20, -20], [20, 20], [-20, 20]], np.float32
+        )
+        corners = _project(pose.table_to_image(size) @ board_to_table(Conditions()), reach)
+        w, h = size
+        if (
+            corners[:, 0].min() > 0
+            and corners[:, 1].min() > 0
+            and corners[:, 0].max() < w
+            and corners[:, 1].max() < h
+        ):
+            return pose
+    return CameraPose()
+
+
+Shot = tuple[Scene, Conditions]  # one frame of a sequence: what is on the board, what is over it
+
+
+def hand_passing(
+    before: Scene,
+    after: Scene | None = None,
+    *,
+    rng: np.random.Generator,
+    still: int = 4,
+    moving: int = 8,
+    base: Conditions | None = None,
+) -> list[Shot]:
+    """A hand reaching in over `moving` frames and leaving again, between `still` quiet frames on
+    each side. The board shows `before` until the hand is furthest in, then `after` (a piece
+    placed, moved or taken) — what the stability gate sees when a player makes a move."""
+    base = base or Conditions()
+    after = before if after is None else after
+    hand = random_hand(rng, reach=0.0)
+    deepest = float(rng.uniform(0.45, 0.7))
+    shots: list[Shot] = [(before, base)] * still
+    for i in range(moving):
+        phase = (i + 1) / (moving + 1)  # 0..1, in then out
+        reach = deepest * math.sin(math.pi * phase)
+        scene = before if phase < 0.5 else after
+        shots.append((scene, replace(base, hands=(replace(hand, reach=reach),))))
+    shots += [(after, base)] * still
+    return shots
+
+
+def render_sequence(
+    shots: list[Shot],
+    *,
+    style: str = "classic",
+    size: tuple[int, int] = (2028, 1520),
+    pose: CameraPose | None = None,
+    seed: int = 0,
+) -> list[Rendered]:
+    """Renders frame after frame; the sensor noise differs per frame, as on a real camera."""
+    return [
+        render(scene, style=style, size=size, pose=pose, conditions=conditions, seed=seed + i)
+        for i, (scene, conditions) in enumerate(shots)
+    ]
