@@ -17,17 +17,17 @@ import tempfile
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any
 
 import cv2
 import numpy as np
 
-from vision import aruco, geometry
-from vision.reading import COLUMNS, ROWS
+from vision import aruco, classify, gate, geometry, rectify
+from vision.reading import CELLS, COLOURS, COLUMNS, ROWS, CellClass
 
 FORMAT = "tigris-companion-calibration"
 VERSION = 1
 MOVE_TOLERANCE = 0.25  # squares: a board or camera moved further than this is re-calibrated
+DYNASTIES = ("archer", "bull", "pot", "lion")  # the four players' symbols
 MARKER_NAMES = {0: "top-left", 1: "top-right", 2: "bottom-right", 3: "bottom-left"}
 _VERIFY_BITS = 6  # a 4×4 marker plus its one-bit black border
 _VERIFY_PX = 4  # px per bit when checking a marker in place
@@ -45,7 +45,8 @@ class Calibration:
     method: str  # "markers" or "corners"
     markers: Mapping[int, np.ndarray] = field(default_factory=dict)  # id -> 4×2 image corners
     board: str = "standard"
-    references: Mapping[str, Any] | None = None  # appearance of squares and pieces (vision.classify)
+    references: classify.References | None = None  # what squares and pieces look like
+    rim: np.ndarray | None = None  # N×3 colours of the board's rim (vision.gate) with no hand over it
     created: str = ""
 
     def grid_corners(self) -> np.ndarray:
@@ -53,8 +54,14 @@ class Calibration:
         squares = np.array([[0, 0], [COLUMNS, 0], [COLUMNS, ROWS], [0, ROWS]], dtype=np.float64)
         return to_image(self.homography, squares)
 
-    def with_references(self, references: Mapping[str, Any]) -> Calibration:
-        return replace(self, references=dict(references))
+    def resized(self, image_size: tuple[int, int]) -> Calibration:
+        """The same calibration for frames of another size from the same camera (same field of view)."""
+        if image_size == self.image_size:
+            return self
+        sx, sy = self.image_size[0] / image_size[0], self.image_size[1] / image_size[1]
+        scale = np.diag([sx, sy, 1.0])
+        markers = {i: c / np.array([sx, sy]) for i, c in self.markers.items()}
+        return replace(self, image_size=image_size, homography=self.homography @ scale, markers=markers)
 
 
 def marker_squares(marker_id: int) -> np.ndarray:
@@ -159,7 +166,9 @@ def from_corners(
     """Calibrate from the grid's four corners tapped on the screen (image px: TL, TR, BR, BL)."""
     points = np.asarray(corners, dtype=np.float64)
     if points.shape != (4, 2) or not np.all(np.isfinite(points)):
-        raise CalibrationError("Tap exactly four corners of the grid: top-left, top-right, bottom-right, bottom-left.")
+        raise CalibrationError(
+            "Tap exactly four corners of the grid: top-left, top-right, bottom-right, bottom-left."
+        )
     # The four taps must go round the grid clockwise as a convex shape, or the grid would be folded.
     edges = np.roll(points, -1, axis=0) - points
     turns = edges[:, 0] * np.roll(edges, -1, axis=0)[:, 1] - edges[:, 1] * np.roll(edges, -1, axis=0)[:, 0]
@@ -255,10 +264,10 @@ def align(frame: np.ndarray, calibration: Calibration) -> Alignment:
     """
     gray = _gray(frame)
     if calibration.method != "markers" or not calibration.markers:
-        return Alignment(calibration, 0, False, "Calibrated from tapped corners: the board's position is not checked.")
-    in_place = {
-        i: corners for i, corners in calibration.markers.items() if marker_in_place(gray, i, corners)
-    }
+        return Alignment(
+            calibration, 0, False, "Calibrated from tapped corners: the board's position is not checked."
+        )
+    in_place = {i: corners for i, corners in calibration.markers.items() if marker_in_place(gray, i, corners)}
     if len(in_place) == len(MARKER_NAMES):
         return Alignment(calibration, len(in_place), False, "")
     seen = dict(in_place)
@@ -274,7 +283,9 @@ def align(frame: np.ndarray, calibration: Calibration) -> Alignment:
     return _judge(calibration, seen, in_place)
 
 
-def _judge(calibration: Calibration, seen: dict[int, np.ndarray], in_place: dict[int, np.ndarray]) -> Alignment:
+def _judge(
+    calibration: Calibration, seen: dict[int, np.ndarray], in_place: dict[int, np.ndarray]
+) -> Alignment:
     shifts = {
         i: float(np.abs(to_squares(calibration.homography, corners) - marker_squares(i)).max())
         for i, corners in seen.items()
@@ -287,13 +298,17 @@ def _judge(calibration: Calibration, seen: dict[int, np.ndarray], in_place: dict
     if len(seen) >= 3:
         updated = replace(calibration, homography=homography_from_markers(seen), markers=seen)
         if moved:
-            return Alignment(updated, len(seen), True, "The board moved; the grid was found again." + hidden_text)
+            return Alignment(
+                updated, len(seen), True, "The board moved; the grid was found again." + hidden_text
+            )
         return Alignment(updated if len(seen) == 4 else calibration, len(seen), False, hidden_text.strip())
     if not moved and len(seen) == 2:
         return Alignment(calibration, 2, False, hidden_text.strip())
     if moved:
         return Alignment(
-            None, len(seen), True,
+            None,
+            len(seen),
+            True,
             "The board or camera moved and the markers are hidden: uncover the corner markers.",
         )
     return Alignment(None, len(seen), False, "Too few board markers are in view." + hidden_text)
@@ -315,7 +330,8 @@ def to_json(calibration: Calibration) -> str:
             MARKER_NAMES[i]: [[round(float(v), 3) for v in point] for point in corners]
             for i, corners in sorted(calibration.markers.items())
         },
-        "references": calibration.references,
+        "rim_colours": None if calibration.rim is None else np.round(calibration.rim, 1).tolist(),
+        "references": None if calibration.references is None else calibration.references.to_json(),
     }
     return json.dumps(data, indent=1)
 
@@ -335,18 +351,23 @@ def from_json(text: str, source: str = "the calibration") -> Calibration:
         homography = np.array(data["homography"], dtype=np.float64)
         if homography.shape != (3, 3) or not np.all(np.isfinite(homography)):
             raise ValueError("homography")
-        markers = {ids[name]: np.array(c, dtype=np.float64).reshape(4, 2) for name, c in data["markers"].items()}
+        markers = {
+            ids[name]: np.array(c, dtype=np.float64).reshape(4, 2) for name, c in data["markers"].items()
+        }
         width, height = (int(v) for v in data["image_size"])
         method = str(data["method"])
         if method not in ("markers", "corners"):
             raise ValueError("method")
+        references = data.get("references")
+        rim = data.get("rim_colours")
         return Calibration(
             image_size=(width, height),
             homography=homography,
             method=method,
             markers=markers,
             board=str(data.get("board", "standard")),
-            references=data.get("references"),
+            references=None if references is None else classify.References.from_json(references),
+            rim=None if rim is None else np.array(rim, dtype=np.float32).reshape(-1, 3),
             created=str(data.get("created", "")),
         )
     except (KeyError, TypeError, ValueError, AttributeError) as error:
@@ -386,3 +407,80 @@ def load(path: str | Path) -> Calibration:
     except (OSError, UnicodeDecodeError) as error:
         raise CalibrationError(f"The calibration file {target} cannot be read ({error}). {_AGAIN}") from None
     return from_json(text, source=f"The calibration file {target}")
+
+
+# --- learning what the board and the pieces look like --------------------------------------
+
+
+def setup_position(board: str = "standard") -> tuple[classify.Piece, ...]:
+    """What every square holds at the start: a temple with its treasure, river, or empty land."""
+    rivers, temples = geometry.river_cells(board), geometry.start_temple_cells(board)
+    return tuple(
+        classify.Piece(
+            CellClass.TREASURE
+            if c in temples
+            else CellClass.EMPTY_RIVER
+            if c in rivers
+            else CellClass.EMPTY_LAND
+        )
+        for c in range(CELLS)
+    )
+
+
+def calibrate(
+    setup_frame: np.ndarray,
+    pieces: Sequence[tuple[np.ndarray, Mapping[int, classify.Known]]] = (),
+    board: str = "standard",
+    corners: Sequence[Sequence[float]] | None = None,
+) -> Calibration:
+    """The whole calibration: the grid from the markers (or from tapped `corners`), then the look
+    of the set-up position and of the pieces the player showed, square by square."""
+    _check_frame(setup_frame)
+    height, width = setup_frame.shape[:2]
+    if corners is None:
+        calibration = from_markers(setup_frame, board)
+    else:
+        calibration = from_corners((width, height), corners, board)
+    setup_top = rectify.rectify(setup_frame, calibration.homography)
+    shown = []
+    for frame, named in pieces:
+        _check_frame(frame)
+        alignment = align(frame, calibration.resized((frame.shape[1], frame.shape[0])))
+        if alignment.calibration is None:
+            raise CalibrationError(f"The pieces could not be seen: {alignment.message}")
+        if any(not 0 <= cell < CELLS for cell in named):
+            raise CalibrationError("A piece was named on a square that is not on the board.")
+        shown.append((rectify.rectify(frame, alignment.calibration.homography), named))
+    references = classify.learn(setup_top, setup_position(board), shown)
+    small = gate.small_image(setup_frame)
+    rim = gate.rim_colours(small, gate.rim_places(calibration.homography, (width, height)))
+    return replace(calibration, references=references, rim=rim)
+
+
+def pieces_layout(board: str = "standard") -> dict[int, classify.Piece]:
+    """Where to lay the pieces for the "show me your pieces" step: one tile of each colour, a
+    face-down tile, a catastrophe, the unification tile, every leader of every dynasty and the
+    six monuments, all on empty land so the set-up temples may stay where they are."""
+    rivers, temples = geometry.river_cells(board), geometry.start_temple_cells(board)
+    free = [c for c in range(CELLS) if c not in rivers and c not in temples]
+    layout: dict[int, classify.Piece] = {}
+    pairs = [(a, b) for i, a in enumerate(COLOURS) for b in COLOURS[i + 1 :]]
+    for cell in free:
+        block = (cell, cell + 1, cell + COLUMNS, cell + COLUMNS + 1)
+        if len(layout) == 4 * len(pairs):
+            break
+        if cell % COLUMNS < COLUMNS - 1 and all(c in free and c not in layout for c in block):
+            pair = pairs[len(layout) // 4]
+            layout.update({c: classify.Piece(CellClass.MONUMENT, monument=pair) for c in block})
+    singles = [classify.Piece(CellClass[f"TILE_{colour.upper()}"]) for colour in COLOURS]
+    singles += [
+        classify.Piece(cls) for cls in (CellClass.FACE_DOWN, CellClass.CATASTROPHE, CellClass.UNIFICATION)
+    ]
+    singles += [
+        classify.Piece(CellClass[f"LEADER_{colour.upper()}"], dynasty=dynasty)
+        for colour in COLOURS
+        for dynasty in DYNASTIES
+    ]
+    for cell, piece in zip([c for c in free if c not in layout], singles, strict=False):
+        layout[cell] = piece
+    return layout
