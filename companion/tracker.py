@@ -205,8 +205,7 @@ class Tracker:
     """Reconciles readings with the game. `shown` is what the table shows, as last confirmed."""
 
     shown: tuple[Look, ...]
-    patience: int = 3  # readings with the same unclear squares before the players are asked
-    _unclear: tuple[int, ...] = field(default=(), repr=False)
+    patience: int = 3  # unclear readings in a row before the players are asked
     _unclear_streak: int = field(default=0, repr=False)
 
     @classmethod
@@ -246,11 +245,10 @@ class Tracker:
         low = frozenset(reading.low_confidence)
         if low:
             unclear = tuple(sorted(low))
-            self._unclear_streak = self._unclear_streak + 1 if unclear == self._unclear else 1
-            self._unclear = unclear
+            self._unclear_streak += 1
             names = ", ".join(cell_name(c) for c in unclear)
             return Unclear(f"I cannot see {names} clearly", unclear, self._unclear_streak >= self.patience)
-        self._unclear, self._unclear_streak = (), 0
+        self._unclear_streak = 0
         changed = [c for c in range(CELLS) if not expected[c].fits(seen[c]) and not self.shown[c].fits(seen[c])]
         if not changed:
             return Steady(tuple(o for o in self.owed(state) if not o.wanted.fits(seen[o.cell])))

@@ -68,6 +68,7 @@ class Controller:
     notice: str | None = None  # "result" after a conflict, until the players or the camera move on
     reading: BoardReading | None = None  # the last usable reading, re-examined after each decision
     looking: str = ""  # a word for the status line while the camera waits for a clear view
+    corrections: dict[int, CellClass] = field(default_factory=dict)  # squares the players named
     _before: GameState | None = None  # the state before the last actions the camera explained
     _steps: int = 0
     _screen_name: str = ""
@@ -105,14 +106,16 @@ class Controller:
     def _reconcile(self, reading: BoardReading) -> Outcome:
         tracker = self.tracker
         assert tracker is not None
+        raw, reading = reading, self._corrected(reading)
+        self.looking = ""
         outcome = tracker.reconcile(self.state, reading, previous=self._before, steps_back=self._steps)
         if isinstance(outcome, Unclear):
             self.looking = outcome.message
             if outcome.ask:
                 self.moment = Moment("unclear", outcome)
-                self.reading = reading
+                self.reading = raw
             return outcome
-        self.reading = reading
+        self.reading = raw
         if isinstance(outcome, Steady):
             tracker.commit(self.state, reading)
             self._clear_board_moment()
@@ -124,6 +127,18 @@ class Controller:
         elif isinstance(outcome, Takeback):
             self.moment = Moment("takeback", outcome)
         return outcome
+
+    def _corrected(self, reading: BoardReading) -> BoardReading:
+        """Squares the players named stay named while the camera still cannot read them."""
+        unsure = set(reading.low_confidence)
+        for cell in [c for c in self.corrections if c not in unsure]:
+            del self.corrections[cell]  # read clearly again: the camera takes over
+        if not self.corrections:
+            return reading
+        cells = list(reading.cells)
+        for cell, cls in self.corrections.items():
+            cells[cell] = CellReading(cls, 1.0)
+        return replace(reading, cells=tuple(cells), low_confidence=tuple(sorted(unsure - set(self.corrections))))
 
     def _clear_board_moment(self) -> None:
         if self.moment is not None and self.moment.kind in ("mismatch", "unclear", "ambiguous", "takeback"):
@@ -239,12 +254,15 @@ class Controller:
             return
         if reading is None:
             return
-        cells = list(reading.cells)
-        cells[cell] = CellReading(cls, 1.0)
-        low = tuple(c for c in reading.low_confidence if c != cell)
         self.ui = UiState()
         self.moment = None
-        self._reconcile(replace(reading, cells=tuple(cells), low_confidence=low))
+        if cell in reading.low_confidence:
+            self.corrections[cell] = cls
+            self._reconcile(reading)
+        else:  # a confident misread: this reading only; the next look may read it right
+            cells = list(reading.cells)
+            cells[cell] = CellReading(cls, 1.0)
+            self._reconcile(replace(reading, cells=tuple(cells)))
 
     # --- applying ---------------------------------------------------------------------------------
 
