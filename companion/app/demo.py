@@ -20,7 +20,7 @@ from typing import Any, Protocol
 
 from companion.app.controller import Controller
 from companion.app.table import Move, Table
-from companion.rules import Action, CompanionError, Game, PlayerScore, cell_name, final_scores, replay
+from companion.rules import Action, BuildMonument, CompanionError, Game, PlayerScore, cell_name, final_scores, replay
 from companion.tracker import Ambiguous, Look, Mismatch, Unclear
 from companion.ui import screens
 from companion.ui.commands import UiCommand
@@ -65,7 +65,7 @@ class Screens:
         self.saved: dict[str, Path] = {}
         if window or shots is not None:
             from companion.hardware.display import open_display
-            from companion.ui import Renderer
+            from companion.ui.render import Renderer
 
             if not window:
                 os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
@@ -112,8 +112,9 @@ def press(controller: Controller, command: str) -> None:
         controller.handle(UiCommand.entry(int(words[1])))
         screen = controller.screen()
     wanted = UiCommand.action(command)
-    if not any(b.command == wanted for b in screen.buttons) and words[0] == "monument":
-        controller.handle(UiCommand.pick(Action.parse(command).cell))  # several 2×2s: tap the one first
+    monument = Action.parse(command)
+    if not any(b.command == wanted for b in screen.buttons) and isinstance(monument, BuildMonument):
+        controller.handle(UiCommand.pick(monument.cell))  # several 2×2s: tap the one first
         screen = controller.screen()
     if not any(b.command == wanted for b in screen.buttons):
         raise DemoError(f"the {screen.name!r} screen offers no button for {command!r}")

@@ -1,0 +1,203 @@
+"""The controller: readings and commands in, engine actions and screens out."""
+
+from __future__ import annotations
+
+import errno
+from collections.abc import Mapping
+
+from companion.app.controller import Controller
+from companion.app.table import reading_of
+from companion.rules import Action, Event, Game, PendingKind, parse_cell, position
+from companion.rules.pieces import BLACK, GREEN, RED
+from companion.tracker import Look, expected_cells
+from companion.ui.commands import UNDO, Key, UiCommand
+from vision.reading import BoardReading, CellClass, CellReading
+
+KINGDOMS = """
+     ABCDEFGHIJKLMNOP
+  1  ................
+  2  .rr.............
+  3  .r..............
+  4  ................
+  5  ................
+  6  rAk.kBr.........
+  7  .......rtC......
+  8  ................
+  9  ................
+ 10  tD.t............
+ 11  ................
+"""
+
+
+def kingdoms() -> Game:
+    leaders = {"A": (0, BLACK), "B": (1, BLACK), "C": (1, RED), "D": (0, GREEN)}
+    return position(KINGDOMS, leaders=leaders, hands=["rrbkkk", "rrgkkk"])
+
+
+def board_after(*actions: str, changes: Mapping[str, CellClass] | None = None) -> BoardReading:
+    game = kingdoms()
+    for action in actions:
+        game.apply(action)
+    looks = list(expected_cells(game.state))
+    for name, cls in (changes or {}).items():
+        looks[parse_cell(name)] = Look(cls)
+    return reading_of(looks)
+
+
+def test_a_tile_seen_on_the_board_is_played() -> None:
+    controller = Controller(kingdoms())
+    controller.on_reading(board_after("tile red F11"))
+    assert [str(a) for a in controller.game.actions] == ["tile red F11"]
+    assert controller.screen().name == "turn"
+
+
+def test_a_revolt_is_fought_on_the_buttons_and_its_loser_must_leave_the_board() -> None:
+    controller = Controller(kingdoms())
+    controller.on_reading(board_after("leader red H8"))
+    assert controller.screen().name == "support"
+    for key in (Key.UP, Key.OK):  # the attacker commits one temple with + and OK
+        controller.handle(UiCommand.key(key))
+    assert controller.state.pending.conflict is not None
+    assert controller.state.pending.conflict.attacker_committed == 1
+    controller.handle(UiCommand.key(Key.OK))  # the defender commits none: 2 to 1
+    assert controller.screen().name == "result"
+    controller.on_reading(board_after("leader red H8", changes={"J7": CellClass.EMPTY_LAND}))
+    assert controller.screen().name == "turn"
+    assert [str(a) for a in controller.game.actions] == ["leader red H8", "support 1", "support 0"]
+
+
+def test_a_war_waits_for_its_pieces_to_go() -> None:
+    controller = Controller(kingdoms())
+    tile = board_after(changes={"D6": CellClass.TILE_RED})
+    controller.on_reading(tile)
+    controller.handle(UiCommand.action("support 1"))
+    controller.handle(UiCommand.action("support 0"))
+    controller.handle(UiCommand.nav("done"))  # "pieces removed" — but the camera still sees them
+    screen = controller.screen()
+    assert screen.name == "owed"
+    assert "Please remove the black leader (bull) from F6." in screen.lines
+    controller.on_reading(reading_of(expected_cells(controller.state)))
+    assert controller.screen().name == "turn" and not controller.owed
+
+
+def test_swap_and_pass_come_from_the_buttons() -> None:
+    controller = Controller(Game.new(2, hidden_hands=True))
+    controller.handle(UiCommand.nav("swap"))
+    assert controller.screen().name == "swap"
+    controller.handle(UiCommand.entry(3))
+    controller.handle(UiCommand.key(Key.OK))
+    controller.handle(UiCommand.action("pass"))
+    assert [str(a) for a in controller.game.actions] == ["swap 3", "pass"]
+    assert controller.state.current == 1 and controller.state.bag_count == 131 - 3 - 3 + 3
+
+
+def test_an_illegal_command_is_explained_and_changes_nothing() -> None:
+    controller = Controller(kingdoms())
+    controller.on_reading(board_after("leader red H8"))
+    controller.handle(UiCommand.action("support 5"))
+    screen = controller.screen()
+    assert screen.name == "illegal"
+    assert "can commit from 0 to" in " ".join(screen.lines)
+    assert controller.state.pending.kind is PendingKind.SUPPORT
+    controller.handle(UiCommand.key(Key.OK))
+    assert controller.screen().name == "support"
+
+
+def test_an_illegal_placement_names_the_rule_until_the_board_is_put_right() -> None:
+    controller = Controller(kingdoms())
+    controller.on_reading(board_after(changes={"K3": CellClass.LEADER_RED}))
+    screen = controller.screen()
+    assert screen.name == "mismatch"
+    assert "A leader must stand next to a temple" in " ".join(screen.lines)
+    assert screen.help is not None and screen.help.page == 6
+    controller.on_reading(board_after())
+    assert controller.screen().name == "turn" and controller.game.actions == ()
+
+
+def test_a_misread_is_corrected_by_tapping_the_square() -> None:
+    controller = Controller(kingdoms())
+    controller.on_reading(board_after("tile red F11", changes={"F11": CellClass.TILE_GREEN}))
+    assert controller.screen().name == "mismatch" and controller.game.actions == ()
+    controller.handle(UiCommand.tap(parse_cell("F11")))
+    assert controller.screen().name == "correct"
+    controller.handle(UiCommand.choose("correct", "F11 red tile"))
+    assert [str(a) for a in controller.game.actions] == ["tile red F11"]
+
+
+def test_an_unreadable_square_stays_corrected_while_the_camera_cannot_read_it() -> None:
+    controller = Controller(kingdoms())
+    reading = board_after("tile red F11")
+    cells = list(reading.cells)
+    cells[parse_cell("F11")] = CellReading(CellClass.UNKNOWN, 0.3)
+    unclear = BoardReading(reading.status, tuple(cells), True, low_confidence=(parse_cell("F11"),))
+    for _ in range(3):
+        controller.on_reading(unclear)
+    assert controller.screen().name == "mismatch" and controller.game.actions == ()
+    controller.handle(UiCommand.choose("correct", "F11 red tile"))
+    assert [str(a) for a in controller.game.actions] == ["tile red F11"]
+    controller.on_reading(unclear)
+    assert controller.moment is None and len(controller.game.actions) == 1
+
+
+def test_an_ambiguous_board_asks_which_happened() -> None:
+    controller = Controller(kingdoms())
+    controller.on_reading(board_after("tile black C5", "tile black D5"))
+    screen = controller.screen()
+    assert screen.name == "ambiguous" and len(screen.buttons) == 2
+    choice = next(b.command for b in screen.buttons if b.label == "tile black C5 then tile black D5")
+    controller.handle(choice)
+    assert [str(a) for a in controller.game.actions] == ["tile black C5", "tile black D5"]
+    assert controller.state.players[0].points[BLACK.index] == 2
+
+
+def test_a_board_put_back_offers_the_takeback_and_undo_works() -> None:
+    controller = Controller(kingdoms())
+    controller.on_reading(board_after("tile red F11"))
+    controller.on_reading(board_after())
+    assert controller.screen().name == "takeback"
+    controller.handle(UiCommand.key(Key.OK))
+    assert controller.game.actions == () and controller.screen().name == "turn"
+    assert not controller.owed
+
+
+def test_undo_from_the_button_waits_for_the_piece_to_come_off() -> None:
+    controller = Controller(kingdoms())
+    controller.on_reading(board_after("tile red F11"))
+    controller.handle(UNDO)
+    assert controller.game.actions == ()
+    assert [str(o) for o in controller.owed] == ["remove the red tile from F11"]
+
+
+def test_nothing_to_undo_is_said_plainly() -> None:
+    controller = Controller(kingdoms())
+    controller.handle(UNDO)
+    assert controller.screen().name == "illegal" or controller.screen().name == "error"
+    assert "nothing to take back" in " ".join(controller.screen().lines)
+
+
+class FullDisk:
+    def apply(self, game: Game, action: Action | str, reading: object = None) -> list[Event]:
+        raise OSError(errno.ENOSPC, "No space left on device")
+
+    def undo(self, game: Game) -> Action:
+        raise OSError(errno.ENOSPC, "No space left on device")
+
+
+def test_a_full_disk_is_shown_and_the_game_is_kept() -> None:
+    controller = Controller(kingdoms(), record=FullDisk())
+    controller.on_reading(board_after("tile red F11"))
+    assert controller.screen().name == "disk_full"
+    assert controller.game.actions == ()
+
+
+def test_a_treasure_taken_by_hand_and_a_monument_on_the_buttons() -> None:
+    controller = Controller(kingdoms())
+    controller.on_reading(board_after("tile red C10"))
+    assert controller.screen().name == "treasure"
+    controller.on_reading(board_after("tile red C10", changes={"A10": CellClass.TILE_RED}))
+    assert [str(a) for a in controller.game.actions][-1] == "treasure A10"
+    controller.on_reading(board_after("tile red C10", "treasure A10", "tile red C3"))
+    assert controller.screen().name == "monument"
+    controller.handle(UiCommand.action("monument red/green B2"))
+    screen = controller.screen()
+    assert screen.name == "owed" and len(screen.lines) == 4 + 1
