@@ -96,7 +96,7 @@ class Table:
         action = choose(self.truth, self.rng)
         if isinstance(action, _BY_HAND) or (isinstance(action, BuildMonument | TakeTreasure)
                                              and self.rng.random() < self.by_hand):
-            actions = [action]
+            actions: list[Action] = [action]
             self._play(action, by_hand=True)
             second = self._quick_second()
             if second is not None:
