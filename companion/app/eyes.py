@@ -28,6 +28,16 @@ def scene_of(looks: Sequence[Look], board: str = "standard") -> Scene:
     return Scene(cells, setup.river, setup.corners)
 
 
+def synthetic_calibration(pose: synthetic.CameraPose, size: tuple[int, int], *, style: str = "classic",
+                          board: str = "standard", seed: int = 0) -> calib.Calibration:
+    """Calibrate as players do at set-up: the set-up position, then one of each piece laid out."""
+    setup = synthetic.render(Scene.setup(board), style=style, size=size, pose=pose, seed=seed)
+    layout = calib.pieces_layout(board)
+    pieces = Scene.setup(board).with_cells({c: CellTruth(p.cls, p.dynasty, p.monument) for c, p in layout.items()})
+    shown = synthetic.render(pieces, style=style, size=size, pose=pose, seed=seed + 1)
+    return calib.calibrate(setup.frame, [(shown.frame, layout)], board)
+
+
 class CameraEyes:
     """Renderer + observer, calibrated on the set-up position like a real camera at set-up."""
 
@@ -42,10 +52,7 @@ class CameraEyes:
         self._seed = seed * 7919
         self.read_ms = 0.0  # how long the observer took on the frame that gave the last reading
         self.frames = 0
-        setup = self._render(Scene.setup(board), Conditions())
-        layout = calib.pieces_layout(board)
-        pieces = Scene.setup(board).with_cells({c: CellTruth(p.cls, p.dynasty, p.monument) for c, p in layout.items()})
-        calibration = calib.calibrate(setup, [(self._render(pieces, Conditions()), layout)], board)
+        calibration = synthetic_calibration(self.pose, size, style=style, board=board, seed=seed)
         self.observer = Observer(calibration, still_frames=still_frames)
         self.scene = Scene.setup(board)
 

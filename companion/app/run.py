@@ -1,0 +1,263 @@
+"""`companion run`: the companion at the table — camera, touchscreen, GPIO buttons, the game record.
+
+One main loop, no threads of ours: each pass pings the systemd watchdog, shows the camera's small
+frame to the stability gate, reads the board once it is still, turns touches, keys and button
+edges (which gpiozero's thread only posts as pygame events) into commands, and draws the screen.
+Every part that touches hardware is passed in, so a test runs the loop with a synthetic camera,
+the dummy video driver and gpiozero's MockFactory.
+"""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import os
+import signal
+import sys
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Protocol
+
+from companion.app import journal
+from companion.app.config import Config, load
+from companion.app.controller import Controller, Moment
+from companion.rules import Game
+from companion.tracker import expected_cells
+from companion.ui import wizard
+from companion.ui.commands import UiCommand, Verb
+from companion.ui.model import Screen, UiState
+from vision.camera import Camera, CameraError
+from vision.observer import Observer
+from vision.reading import BoardReading
+
+log = logging.getLogger("companion")
+
+GAMES = "games"  # folder of game records inside the state directory
+
+
+class Notify(Protocol):
+    def ready(self) -> None: ...
+    def watchdog(self) -> None: ...
+    def status(self, text: str) -> None: ...
+    def stopping(self) -> None: ...
+
+
+class Setup:
+    """Before a game: the set-up wizard, ending with a camera check of the set-up position."""
+
+    def __init__(self, records: Path, board: str = "standard") -> None:
+        self.draft = wizard.SetupDraft(board=board)
+        self.ui = UiState()
+        self.records = records
+        self.differ: tuple[int, ...] = ()
+        self.reading: BoardReading | None = None
+        self.started: Controller | None = None
+        self.looking = ""
+
+    def on_reading(self, reading: BoardReading) -> None:
+        self.reading = reading
+        if self.draft.step == "camera" and reading.ok:
+            expected = expected_cells(Game(self.draft.config()).state)
+            self.differ = tuple(c for c, (want, seen) in enumerate(zip(expected, reading.cells, strict=True))
+                                if not want.fits(seen))
+
+    def screen(self) -> Screen:
+        return wizard.setup(self.draft, self.ui, differ=self.differ)
+
+    def handle(self, command: UiCommand) -> None:
+        command = self.screen().resolve(command) or command
+        new_ui = self.ui.apply(command)
+        if new_ui is not None:
+            self.ui = new_ui
+            return
+        draft = self.draft.apply(command)
+        if draft is not None:
+            self.draft, self.ui = draft, UiState()
+        elif command.verb is Verb.NAV and command.value == "recheck" and self.reading is not None:
+            self.on_reading(self.reading)
+        elif command.verb is Verb.NAV and command.value == "start":
+            game = Game(self.draft.config())
+            self.started = Controller(game, journal.Journal.start(self.records, game))
+
+
+def resume_or_setup(records: Path, board: str = "standard") -> Controller | Setup:
+    """The unfinished game in `records`, resumed (its board checked by the camera next), or a new set-up."""
+    path = journal.unfinished(records)
+    if path is None:
+        return Setup(records, board)
+    resumed = journal.resume(path)
+    for warning in resumed.warnings:
+        log.warning("%s", warning)
+    controller = Controller(resumed.game, resumed.journal)
+    controller.moment = Moment("resuming", started=resumed.started)
+    log.info("%s", resumed.message)
+    return controller
+
+
+@dataclass
+class Loop:
+    """The main loop. `phase` is the set-up wizard, then the game's controller."""
+
+    phase: Controller | Setup
+    camera: Camera
+    observer: Observer
+    surface: Any
+    renderer: Any
+    buttons: Any  # companion.hardware.buttons.Buttons: keys and GPIO edges → commands
+    notify: Notify
+    clock: Callable[[], float] = time.monotonic
+    stop: bool = False
+    _read_next_still: bool = True  # the board moved since the last reading (or nothing was read yet)
+    _drawn: Screen | None = field(default=None, repr=False)
+    _camera_ok: bool = True
+
+    def step(self) -> None:
+        """One pass of the main loop."""
+        import pygame
+
+        from companion.hardware.display import pointer
+
+        self.notify.watchdog()
+        self._look()
+        commands: list[UiCommand | None] = []
+        for event in pygame.event.get():
+            if event.type == pygame.QUIT:
+                self.stop = True
+            commands += self.buttons.handle(event)
+            touch = pointer(event)
+            if touch is not None:
+                commands.append(self.renderer.pointer(touch, self.clock()))
+        commands += [*self.buttons.tick(), self.renderer.tick(self.clock())]
+        for command in commands:
+            if command is not None:
+                self.phase.handle(command)
+        if isinstance(self.phase, Setup) and self.phase.started is not None:
+            self.phase = self.phase.started
+            self._read_next_still = True
+        self._draw()
+
+    def _look(self) -> None:
+        try:
+            small = self.camera.capture_small()
+            gate = self.observer.gate.update(small)
+            if not gate.still:
+                self._read_next_still = True
+                return
+            if not (self._read_next_still or self.phase.looking):
+                return
+            reading = self.observer.read(self.camera.capture())
+        except CameraError as error:
+            if self._camera_ok:
+                log.error("camera: %s", error)
+            self._camera_ok = False
+            if isinstance(self.phase, Controller):
+                self.phase.moment = Moment("camera", error=error)
+            return
+        if not self._camera_ok and isinstance(self.phase, Controller):
+            self.phase.moment = None
+        self._camera_ok = True
+        self._read_next_still = not reading.ok
+        self.phase.on_reading(reading)
+
+    def _draw(self) -> None:
+        import pygame
+
+        screen = self.phase.screen()
+        if screen != self._drawn:
+            self.renderer.draw(self.surface, screen)
+            pygame.display.flip()
+            self._drawn = screen
+            self.notify.status(screen.title)
+
+    def run(self, frame_seconds: float = 0.05, passes: int | None = None) -> None:
+        done = 0
+        while not self.stop and (passes is None or done < passes):
+            began = self.clock()
+            self.step()
+            done += 1
+            time.sleep(max(0.0, frame_seconds - (self.clock() - began)))
+
+
+def open_camera(config: Config) -> Camera:
+    """The camera the configuration names (imported lazily: picamera2 exists only on the Pi)."""
+    from vision import camera
+
+    settings = config.camera
+    if settings.backend == "picamera2":
+        return camera.PiCamera(size=settings.resolution, lens_position=None if settings.autofocus
+                               else settings.lens_position)
+    if settings.backend == "opencv":
+        device = settings.device or "0"
+        return camera.OpenCVCamera(int(device) if device.isdigit() else device, size=settings.resolution)
+    if settings.backend == "folder":
+        return camera.FolderCamera(settings.device, loop=True)
+    return camera.SyntheticCamera(size=settings.resolution)
+
+
+def open_observer(config: Config) -> Observer:
+    from vision import calibration
+
+    path = config.calibration_file
+    if not path.exists():
+        log.warning("no calibration at %s: run `companion calibrate` first", path)
+        return Observer(None)
+    return Observer(calibration.load(path))
+
+
+def main(argv: Sequence[str]) -> int:
+    parser = argparse.ArgumentParser(prog="companion run", description="The table companion: camera, screen, buttons.")
+    parser.add_argument("--config", type=Path, help="configuration file (default: /etc/companion/config.toml)")
+    args = parser.parse_args(list(argv))
+    logging.basicConfig(level=logging.INFO, format="<%(levelno)s>%(name)s: %(message)s"
+                        if os.environ.get("JOURNAL_STREAM") else "%(levelname)s %(name)s: %(message)s")
+    config = load(args.config)
+    for problem in config.problems:
+        log.warning("%s", problem)
+    from companion.hardware.buttons import Buttons, open_gpio_buttons, pins_from_config
+    from companion.hardware.display import open_display
+    from companion.hardware.notify import Notifier
+    from companion.ui.render import Renderer
+
+    driver = config.screen.video_driver()
+    if driver:
+        os.environ["SDL_VIDEODRIVER"] = driver
+    notify = Notifier()
+    records = config.state_dir / GAMES
+    try:
+        phase = resume_or_setup(records, config.game.board)
+    except (OSError, ValueError) as error:
+        print(f"companion run: the game record cannot be read: {error}", file=sys.stderr)
+        return 1
+    surface = open_display(config.screen.size)
+    gpio = open_gpio_buttons(pins_from_config(config.button_pins))
+    camera = open_camera(config)
+    try:
+        camera.start()
+    except CameraError as error:
+        log.error("camera: %s", error)
+    loop = Loop(phase, camera, open_observer(config), surface, Renderer(), Buttons(), notify)
+
+    def stop(signum: int, frame: object) -> None:
+        loop.stop = True
+
+    signal.signal(signal.SIGTERM, stop)
+    signal.signal(signal.SIGINT, stop)
+    notify.ready()
+    try:
+        loop.run()
+    finally:
+        notify.stopping()
+        camera.close()
+        if gpio is not None:
+            gpio.close()
+        record = getattr(loop.phase, "record", None)
+        if isinstance(record, journal.Journal):
+            record.close()
+        import pygame
+
+        pygame.quit()
+    log.info("stopped cleanly")
+    return 0
+
