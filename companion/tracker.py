@@ -241,20 +241,22 @@ class Tracker:
         if len(reading.cells) != CELLS:
             return Unclear(f"The reading has {len(reading.cells)} squares instead of {CELLS}.")
         expected = expected_cells(state)
-        seen = reading.cells
+        owed_now = frozenset(c for c in range(CELLS) if self.shown[c] != expected[c])
         low = frozenset(reading.low_confidence)
-        if low:
-            unclear = tuple(sorted(low))
+        unclear = tuple(sorted(low & _mutable(state, owed_now)))
+        if unclear:
             self._unclear_streak += 1
             names = ", ".join(cell_name(c) for c in unclear)
             return Unclear(f"I cannot see {names} clearly", unclear, self._unclear_streak >= self.patience)
         self._unclear_streak = 0
+        # An unreadable square that no legal action of these players can change shows what it showed.
+        seen = tuple(CellReading(expected[c].cls, 0.0, expected[c].dynasty, expected[c].monument) if c in low
+                     else reading.cells[c] for c in range(CELLS))
         changed = [c for c in range(CELLS) if not expected[c].fits(seen[c]) and not self.shown[c].fits(seen[c])]
         if not changed:
             return Steady(tuple(o for o in self.owed(state) if not o.wanted.fits(seen[o.cell])))
         if previous is not None and self._fits(expected_cells(previous), seen, frozenset(range(CELLS))):
             return Takeback(steps_back)
-        owed_now = frozenset(c for c in range(CELLS) if self.shown[c] != expected[c])
         full, partial = self._explain(state, seen, changed, owed_now)
         if len(full) == 1:
             return Explained(full[0])
@@ -327,6 +329,27 @@ class Tracker:
             except IllegalAction as error:
                 return Mismatch(differences, error.message, error.page)
         return Mismatch(differences)
+
+
+def _mutable(state: GameState, owed: frozenset[int]) -> frozenset[int]:
+    """Squares whose content the players may change now: empty squares, the leaders of the player
+    to move (and of the next one when a quick second action could be theirs), tiles while a
+    catastrophe can still fall on them, the squares of a pending choice, and pieces owed."""
+    cells = set(cells_of(state.empty)) | owed
+    seats = [state.current]
+    if state.actions_left < 2:
+        seats.append((state.current + 1) % len(state.players))
+    for seat in seats:
+        cells.update(c for c in state.players[seat].leaders if c != NO_CELL)
+    if any(state.players[seat].catastrophes for seat in seats):
+        for mask in state.tiles:
+            cells.update(cells_of(mask & ~state.treasures))
+    for option in state.pending.options:
+        if isinstance(option, TakeTreasure):
+            cells.add(option.cell)
+        elif isinstance(option, BuildMonument):
+            cells.update(_block(option.cell))
+    return frozenset(cells)
 
 
 def _game(state: GameState) -> Game:

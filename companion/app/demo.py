@@ -143,9 +143,9 @@ def answer(table: Table, controller: Controller, move: Move) -> bool:
         wrong = [c for c in cells if not table.board[c].fits(controller.reading.cells[c])]
         if not wrong:
             return False  # the board is right and the companion cannot explain it
-        cell = wrong[0]
-        controller.handle(UiCommand.pick(cell))
-        controller.handle(UiCommand.choose("correct", f"{cell_name(cell)} {table.board[cell].cls.value}"))
+        for cell in wrong:  # tap each misread square and say what stands there
+            controller.handle(UiCommand.pick(cell))
+            controller.handle(UiCommand.choose("correct", f"{cell_name(cell)} {table.board[cell].cls.value}"))
         return True
     controller.handle(UiCommand.nav("close"))
     return moment.kind in ("error", "resuming")

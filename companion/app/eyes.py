@@ -1,8 +1,8 @@
-"""The camera at a simulated table: the synthetic renderer draws the board, the real observer reads it.
+"""The camera at a simulated table: the synthetic camera films the board, the real observer reads it.
 
-`CameraEyes.look(board)` renders a hand reaching in and leaving again (or only the still board),
-feeds every frame to the observer exactly as the camera loop would, and returns the first reading
-of the still board. Between looks the lamp may change colour and brightness.
+`CameraEyes.look(board)` sends a hand over the board (or not), lets the camera run as
+`companion run` does — small frames to the stability gate, a full frame read once the board is
+still — and returns that reading. Between looks the lamp may change colour and brightness.
 """
 
 from __future__ import annotations
@@ -13,9 +13,11 @@ from dataclasses import replace
 
 import numpy as np
 
+from companion.app.run import read_when_still
 from companion.tracker import Look
 from vision import calibration as calib
 from vision import synthetic
+from vision.camera import SyntheticCamera
 from vision.observer import Observer
 from vision.perturbations import Conditions
 from vision.reading import BoardReading, ReadStatus
@@ -39,54 +41,41 @@ def synthetic_calibration(pose: synthetic.CameraPose, size: tuple[int, int], *, 
 
 
 class CameraEyes:
-    """Renderer + observer, calibrated on the set-up position like a real camera at set-up."""
+    """A synthetic camera and the observer, calibrated on the set-up position as at a real table."""
 
     def __init__(self, seed: int, *, board: str = "standard", style: str = "classic",
                  size: tuple[int, int] = (1014, 760), hands: bool = True, lamp: bool = True,
                  still_frames: int = 2) -> None:
         self.rng = np.random.default_rng(seed)
-        self.board, self.style, self.size = board, style, size
-        self.hands, self.lamp = hands, lamp
-        self.pose = synthetic.CameraPose()
-        self.conditions = Conditions(noise_sigma=2.0)
-        self._seed = seed * 7919
-        self.read_ms = 0.0  # how long the observer took on the frame that gave the last reading
+        self.board, self.hands, self.lamp = board, hands, lamp
+        pose = synthetic.CameraPose()
+        self.camera = SyntheticCamera(Scene.setup(board), style=style, size=size, pose=pose,
+                                      conditions=Conditions(noise_sigma=2.0), seed=seed * 7919)
+        self.camera.start()
+        self.observer = Observer(synthetic_calibration(pose, size, style=style, board=board, seed=seed),
+                                 still_frames=still_frames)
+        self.read_ms = 0.0  # how long the last reading took, from the still frame to the reading
         self.frames = 0
-        calibration = synthetic_calibration(self.pose, size, style=style, board=board, seed=seed)
-        self.observer = Observer(calibration, still_frames=still_frames)
-        self.scene = Scene.setup(board)
-
-    def _render(self, scene: Scene, conditions: Conditions) -> np.ndarray:
-        self._seed += 1
-        shot = synthetic.render(scene, style=self.style, size=self.size, pose=self.pose, conditions=conditions,
-                                seed=self._seed)
-        self.frames += 1
-        return shot.frame
-
-    def _feed(self, frame: np.ndarray) -> BoardReading:
-        start = time.perf_counter()
-        reading = self.observer.feed(frame)
-        self.read_ms = (time.perf_counter() - start) * 1000
-        return reading
 
     def look(self, looks: Sequence[Look], *, hand: bool = True) -> BoardReading:
         """The players changed the board to `looks` (with a hand over it when `hand`): the next reading."""
         after = scene_of(looks, self.board)
         if self.lamp and self.rng.random() < 0.1:
-            self.conditions = replace(self.conditions, lamp=float(self.rng.uniform(-0.5, 0.5)),
-                                      exposure=float(self.rng.uniform(0.9, 1.1)))
+            self.camera.conditions = replace(self.camera.conditions, lamp=float(self.rng.uniform(-0.5, 0.5)),
+                                             exposure=float(self.rng.uniform(0.9, 1.1)))
         if hand and self.hands:
-            shots = synthetic.hand_passing(self.scene, after, rng=self.rng, still=0, moving=4, base=self.conditions)
-            for scene, conditions in shots:
-                self._feed(self._render(scene, conditions))
-        self.scene = after
+            self.camera.hand_passing(after, frames=4)
+        else:
+            self.camera.scene = after
         return self.again()
 
     def again(self) -> BoardReading:
-        """Another look at the still board (fresh sensor noise): the first reading the gate lets through."""
-        reading = BoardReading(ReadStatus.MOVING)
-        for _ in range(self.observer.gate.still_frames + 3):
-            reading = self._feed(self._render(self.scene, self.conditions))
-            if reading.status is not ReadStatus.MOVING:
-                break
-        return reading
+        """Watch until the gate lets a still frame through, and read it (fresh sensor noise each time)."""
+        for _ in range(40):
+            self.frames += 1
+            start = time.perf_counter()
+            _, reading = read_when_still(self.camera, self.observer, again=True)
+            if reading is not None and reading.status is not ReadStatus.MOVING:
+                self.read_ms = (time.perf_counter() - start) * 1000
+                return reading
+        return BoardReading(ReadStatus.MOVING, message="The board never stood still.")

@@ -96,6 +96,15 @@ def resume_or_setup(records: Path, board: str = "standard") -> Controller | Setu
     return controller
 
 
+def read_when_still(camera: Camera, observer: Observer, *, again: bool) -> tuple[bool, BoardReading | None]:
+    """One moment of the camera: is the board still, and its reading when it is and `again` asks for
+    one. The full frame is taken and read only then: the small stream is all a moving board costs."""
+    gate = observer.gate.update(camera.capture_small())
+    if not gate.still or not again:
+        return gate.still, None
+    return True, observer.read(camera.capture())
+
+
 @dataclass
 class Loop:
     """The main loop. `phase` is the set-up wizard, then the game's controller."""
@@ -140,14 +149,12 @@ class Loop:
 
     def _look(self) -> None:
         try:
-            small = self.camera.capture_small()
-            gate = self.observer.gate.update(small)
-            if not gate.still:
+            still, reading = read_when_still(self.camera, self.observer,
+                                             again=self._read_next_still or bool(self.phase.looking))
+            if not still:
                 self._read_next_still = True
+            if reading is None:
                 return
-            if not (self._read_next_still or self.phase.looking):
-                return
-            reading = self.observer.read(self.camera.capture())
         except CameraError as error:
             if self._camera_ok:
                 log.error("camera: %s", error)

@@ -273,3 +273,16 @@ def test_a_board_put_back_is_offered_as_a_takeback() -> None:
     tracker = Tracker.start(before)
     tracker.commit(game.state, seen(game.state))
     assert tracker.reconcile(game.state, seen(before), previous=before) == Takeback(1)
+
+
+def test_an_unreadable_square_no_one_can_change_now_does_not_stop_play() -> None:
+    state = kingdoms().state  # player 0 has two actions: player 1's red priest on J7 cannot move
+    tracker = Tracker.start(state)
+    reading = seen(played("tile red G11").state, {"J7": CellClass.UNKNOWN, "I7": CellClass.UNKNOWN},
+                   low=["J7", "I7"])
+    assert tracker.reconcile(state, reading) == explained("tile red G11")
+    mine = seen(state, {"B6": CellClass.UNKNOWN}, low=["B6"])  # player 0's own king could have moved
+    assert isinstance(tracker.reconcile(state, mine), Unclear)
+    late = played("tile red F11")  # one action left: player 1's next action may come in the same look
+    assert isinstance(Tracker.start(late.state).reconcile(late.state, seen(late.state, {"J7": CellClass.UNKNOWN},
+                                                                           low=["J7"])), Unclear)
