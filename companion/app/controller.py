@@ -68,7 +68,7 @@ class Controller:
     notice: str | None = None  # "result" after a conflict, until the players or the camera move on
     reading: BoardReading | None = None  # the last usable reading, re-examined after each decision
     looking: str = ""  # a word for the status line while the camera waits for a clear view
-    corrections: dict[int, CellClass] = field(default_factory=dict)  # squares the players named
+    corrections: dict[int, CellClass] = field(default_factory=dict)  # named by the players, until a hand moves
     _before: GameState | None = None  # the state before the last actions the camera explained
     _steps: int = 0
     _screen_name: str = ""
@@ -102,6 +102,10 @@ class Controller:
             self.reading = reading
             return None
         return self._reconcile(reading)
+
+    def on_motion(self) -> None:
+        """A hand went over the board: what the players said about unreadable squares may be stale."""
+        self.corrections.clear()
 
     def _reconcile(self, reading: BoardReading) -> Outcome:
         tracker = self.tracker
@@ -162,7 +166,8 @@ class Controller:
 
     def handle(self, command: UiCommand) -> None:
         """A raw command from a touch, a button or a key."""
-        resolved = self.screen().resolve(command)
+        # Only a raw key or a tap means something that depends on the screen shown.
+        resolved = self.screen().resolve(command) if command.verb in (Verb.KEY, Verb.TAP) else command
         if resolved is None:
             return
         new_ui = self.ui.apply(resolved)

@@ -58,17 +58,18 @@ class Screens:
     """Where the screens go: a window, screenshot files, or nowhere (tests and the benchmark)."""
 
     def __init__(self, *, window: bool = False, shots: Path | None = None, size: tuple[int, int] = (800, 480),
-                 pause: float = 0.0) -> None:
+                 pause: float = 0.0, draw: bool = False) -> None:
         self.surface: Any = None
         self.renderer: Any = None
-        self.shots, self.pause, self.window = shots, pause, window
+        self.shots, self.pause, self.window, self.draw = shots, pause, window, draw
         self.saved: dict[str, Path] = {}
-        if window or shots is not None:
+        if window or shots is not None or draw:
+            os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
+            if not window:
+                os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
             from companion.hardware.display import open_display
             from companion.ui.render import Renderer
 
-            if not window:
-                os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
             self.surface = open_display(size, caption="Tigris & Euphrates companion — demo")
             self.renderer = Renderer()
         if shots is not None:
@@ -77,6 +78,8 @@ class Screens:
     def show(self, screen: Screen) -> None:
         if self.surface is None:
             return
+        if not (self.window or self.draw) and screen.name in self.saved:
+            return  # headless: only a screen not yet saved is worth drawing
         import pygame
 
         self.renderer.draw(self.surface, screen)
@@ -163,6 +166,7 @@ def play(table: Table, controller: Controller, eyes: Eyes, screens_: Screens, st
             return
         move = table.step()
         if move.by_hand:
+            controller.on_motion()
             reading = eyes.look(table.board, hand=True)
             start = time.perf_counter()
             controller.on_reading(reading)
@@ -278,14 +282,13 @@ def main(argv: Sequence[str]) -> int:
 
 def load_record(path: Path) -> Game:
     """A game from a saved record: the engine's JSON (`companion demo --save`) or a journal (.jsonl)."""
-    text = path.read_text(encoding="utf-8")
     if path.suffix == ".jsonl":
-        from companion.app import journal  # type: ignore[attr-defined]
+        from companion.app import journal
 
-        resumed: Any = journal.resume(path)
-        game: Game = resumed.game
-        return game
-    return Game.from_json(text)
+        resumed = journal.resume(path)
+        resumed.journal.close()
+        return resumed.game
+    return Game.from_json(path.read_text(encoding="utf-8"))
 
 
 def replay_main(argv: Sequence[str]) -> int:

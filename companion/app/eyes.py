@@ -1,8 +1,9 @@
 """The camera at a simulated table: the synthetic camera films the board, the real observer reads it.
 
 `CameraEyes.look(board)` sends a hand over the board (or not), lets the camera run as
-`companion run` does — small frames to the stability gate, a full frame read once the board is
-still — and returns that reading. Between looks the lamp may change colour and brightness.
+`companion run` does (`run.read_when_still`: small frames to the stability gate, a full frame read
+once the board is still) and returns that reading, timing the companion's part apart from the
+rendering. Between looks the lamp may change colour and brightness.
 """
 
 from __future__ import annotations
@@ -13,7 +14,6 @@ from dataclasses import replace
 
 import numpy as np
 
-from companion.app.run import read_when_still
 from companion.tracker import Look
 from vision import calibration as calib
 from vision import synthetic
@@ -73,9 +73,16 @@ class CameraEyes:
         """Watch until the gate lets a still frame through, and read it (fresh sensor noise each time)."""
         for _ in range(40):
             self.frames += 1
+            small = self.camera.capture_small()  # rendering is the simulation's cost, not the companion's
             start = time.perf_counter()
-            _, reading = read_when_still(self.camera, self.observer, again=True)
-            if reading is not None and reading.status is not ReadStatus.MOVING:
-                self.read_ms = (time.perf_counter() - start) * 1000
+            gate = self.observer.gate.update(small)
+            if not gate.still:
+                continue
+            spent = time.perf_counter() - start
+            frame = self.camera.capture()
+            start = time.perf_counter()
+            reading = self.observer.read(frame)
+            self.read_ms = (spent + time.perf_counter() - start) * 1000
+            if reading.status is not ReadStatus.MOVING:
                 return reading
         return BoardReading(ReadStatus.MOVING, message="The board never stood still.")

@@ -153,6 +153,8 @@ class Loop:
                                              again=self._read_next_still or bool(self.phase.looking))
             if not still:
                 self._read_next_still = True
+                if isinstance(self.phase, Controller):
+                    self.phase.on_motion()
             if reading is None:
                 return
         except CameraError as error:

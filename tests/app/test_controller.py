@@ -201,3 +201,18 @@ def test_a_treasure_taken_by_hand_and_a_monument_on_the_buttons() -> None:
     controller.handle(UiCommand.action("monument red/green B2"))
     screen = controller.screen()
     assert screen.name == "owed" and len(screen.lines) == 4 + 1
+
+
+def test_a_correction_lasts_only_until_a_hand_moves_over_the_board() -> None:
+    controller = Controller(kingdoms())
+    empty = board_after()
+    cells = list(empty.cells)
+    cells[parse_cell("F11")] = CellReading(CellClass.UNKNOWN, 0.3)
+    unclear = BoardReading(empty.status, tuple(cells), True, low_confidence=(parse_cell("F11"),))
+    for _ in range(3):
+        controller.on_reading(unclear)
+    controller.handle(UiCommand.choose("correct", "F11 empty land"))
+    assert controller.moment is None
+    controller.on_motion()  # a player reached over the board: F11 may hold a tile now
+    controller.on_reading(unclear)
+    assert controller.looking and controller.game.actions == ()
