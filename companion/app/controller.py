@@ -16,8 +16,9 @@ from typing import Protocol
 from companion.rules import Action, CompanionError, Event, EventKind, Game, GameState, IllegalAction, parse_cell
 from companion.tracker import Ambiguous, Explained, Mismatch, Outcome, Owed, Steady, Takeback, Tracker, Unclear
 from companion.ui import messages, screens
+from companion.ui.board import board_view, marks
 from companion.ui.commands import UiCommand, Verb
-from companion.ui.model import Button, Screen, Tone, UiState
+from companion.ui.model import Button, MarkKind, Screen, Tone, UiState
 from vision.reading import BoardReading, CellClass, CellReading, ReadStatus
 
 
@@ -235,7 +236,7 @@ class Controller:
                 self.notice = None
             self.asking = None
             self.ui = UiState()
-            if where in ("recheck", "retry", "done") and self.reading is not None:
+            if self.reading is not None:  # look at the board again: it may have been put right meanwhile
                 self._reconcile(self.reading)
 
     def _choose(self, what: str, which: str) -> None:
@@ -302,12 +303,17 @@ class Controller:
             self.notice = None
         owed = self.owed
         if self.asking is None and owed and state.pending.kind.name in ("ACTION", "GAME_OVER"):
-            return messages.message(
+            return self._on_board(messages.message(
                 "Put the board right", *(f"Please {o}." for o in owed),
                 "The camera checks it: play goes on when it is done.",
                 tone=Tone.WARNING, name="owed",
-                buttons=(Button("Done — look again", UiCommand.nav("recheck"), primary=True),))
+                buttons=(Button("Done — look again", UiCommand.nav("recheck"), primary=True),)),
+                MarkKind.REMOVE, [o.cell for o in owed])
         return screens.for_state(view)
+
+    def _on_board(self, screen: Screen, kind: MarkKind, cells: Sequence[int]) -> Screen:
+        """A message with the board picture beside it, the squares concerned marked."""
+        return replace(screen, status=screens.status(self.state), board=board_view(self.state, marks(kind, cells)))
 
     def _moment_screen(self, moment: Moment) -> Screen:
         state = self.state
@@ -328,14 +334,15 @@ class Controller:
         if isinstance(outcome, Ambiguous):
             buttons = tuple(Button(" then ".join(str(a) for a in option), UiCommand.choose("explain", i))
                             for i, option in enumerate(outcome.options))
-            return messages.message("What happened?", "The board can be read more than one way:",
-                                    "say which is right.", buttons=buttons, tone=Tone.PROMPT, name="ambiguous")
+            return self._on_board(messages.message(
+                "What happened?", "The board can be read more than one way: say which is right.",
+                buttons=buttons, tone=Tone.PROMPT, name="ambiguous"), MarkKind.DIFFERS, outcome.cells)
         if isinstance(outcome, Takeback):
             undone = ", ".join(str(a) for a in self.game.actions[-outcome.steps:])
-            return messages.message("Take it back?", f"The board is back as it was before: {undone}.",
-                                    tone=Tone.PROMPT, name="takeback",
-                                    buttons=(Button("Take it back", UiCommand(Verb.UNDO), primary=True),
-                                             Button("No — look again", UiCommand.nav("recheck"))))
+            return self._on_board(messages.message(
+                "Take it back?", f"The board is back as it was before: {undone}.", tone=Tone.PROMPT,
+                name="takeback", buttons=(Button("Take it back", UiCommand(Verb.UNDO), primary=True),
+                                          Button("No — look again", UiCommand.nav("recheck")))), MarkKind.DIFFERS, ())
         return messages.message(moment.text or "Please wait")
 
 
