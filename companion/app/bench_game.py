@@ -56,6 +56,8 @@ def run(games: int, players: int, seed: int, size: tuple[int, int]) -> dict[str,
         total.silent += stats.silent
         total.prompts.update(stats.prompts)
         total.to_screen_ms += stats.to_screen_ms
+        total.unreadable.update(stats.unreadable)
+        total.misread.update(stats.misread)
     times = sorted(total.to_screen_ms)
     return {
         "games": games,
@@ -71,6 +73,8 @@ def run(games: int, players: int, seed: int, size: tuple[int, int]) -> dict[str,
         "prompts": dict(Counter(total.prompts)),
         "still_board_to_screen_ms_median": round(statistics.median(times), 1) if times else None,
         "still_board_to_screen_ms_p95": round(times[int(0.95 * (len(times) - 1))], 1) if times else None,
+        "readings_unreadable_squares_by_truth": dict(total.unreadable.most_common()),
+        "readings_confident_misreads": dict(total.misread.most_common()),
         "camera_frames": frames,
         "failures": failures,
         "seconds": round(time.perf_counter() - start, 1),
@@ -101,6 +105,8 @@ def main(argv: Sequence[str]) -> int:
     print(f"silent disagreements with the truth: {result['silent_disagreements']} (target 0)")
     print(f"still board → updated screen:       median {result['still_board_to_screen_ms_median']} ms, "
           f"p95 {result['still_board_to_screen_ms_p95']} ms (target ≤ {TARGET_SCREEN_MS:.0f} ms median)")
+    print(f"camera, unreadable squares by what they showed: {result['readings_unreadable_squares_by_truth']}")
+    print(f"camera, squares read wrong with confidence: {result['readings_confident_misreads']}")
     for failure in result["failures"]:
         print(f"failed: {failure}")
     return 0

@@ -52,6 +52,19 @@ class Stats:
     silent: int = 0  # times the companion's game differed from the truth without telling the players
     prompts: Counter[str] = field(default_factory=Counter)
     to_screen_ms: list[float] = field(default_factory=list)  # still board read → screen drawn
+    unreadable: Counter[str] = field(default_factory=Counter)  # squares read with low confidence, by truth
+    misread: Counter[str] = field(default_factory=Counter)  # squares read wrong with confidence, truth → read
+
+    def note(self, table: Table, reading: BoardReading) -> None:
+        """What the camera got wrong in this reading, against the real board."""
+        if not reading.ok:
+            return
+        low = set(reading.low_confidence)
+        for cell, (real, seen) in enumerate(zip(table.board, reading.cells, strict=True)):
+            if cell in low:
+                self.unreadable[real.cls.value] += 1
+            elif not real.fits(seen):
+                self.misread[f"{real.cls.value} → {seen.cls.value}"] += 1
 
 
 class Screens:
@@ -169,6 +182,7 @@ def play(table: Table, controller: Controller, eyes: Eyes, screens_: Screens, st
             controller.on_motion()
             reading = eyes.look(table.board, hand=True)
             start = time.perf_counter()
+            stats.note(table, reading)
             controller.on_reading(reading)
             screen = controller.screen()
             stats.to_screen_ms.append(eyes.read_ms + (time.perf_counter() - start) * 1000 + draw_time(screens_, screen))
@@ -200,7 +214,9 @@ def _settle(table: Table, controller: Controller, eyes: Eyes, screens_: Screens,
                 raise DemoError(f"the players cannot answer the {controller.screen().name!r} screen "
                                 f"({controller.moment})")
         elif controller.looking:
-            controller.on_reading(eyes.again())
+            reading = eyes.again()
+            stats.note(table, reading)
+            controller.on_reading(reading)
         else:
             return helped
         screens_.show(controller.screen())
