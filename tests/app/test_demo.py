@@ -37,3 +37,24 @@ def test_the_tally_check_can_fail() -> None:
              if s.seat == 0 else s for s in scores]
     assert demo.same_tally(scores, scores)
     assert not demo.same_tally(scores, worse)
+
+
+def test_a_journal_replays_on_the_screens(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from companion.app import journal
+    from companion.rules import Game
+
+    game = Game.new(2, hidden_hands=True)
+    with journal.Journal.start(tmp_path, game) as record:
+        for action in ("tile red F11", "pass", "swap 2"):
+            record.apply(game, action)
+    path = next(tmp_path.glob("*.jsonl"))
+    assert demo.replay_main([str(path), "--headless", "--shots", str(tmp_path / "shots")]) == 0
+    assert "Replayed 3 actions" in capsys.readouterr().out
+    assert (tmp_path / "shots" / "01-turn.png").exists()
+
+
+def test_a_broken_record_is_reported_in_words(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = tmp_path / "game.json"
+    path.write_text("{not json")
+    assert demo.replay_main([str(path), "--headless"]) == 1
+    assert "cannot be read" in capsys.readouterr().err
