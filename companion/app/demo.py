@@ -52,6 +52,7 @@ class Stats:
     silent: int = 0  # times the companion's game differed from the truth without telling the players
     prompts: Counter[str] = field(default_factory=Counter)
     to_screen_ms: list[float] = field(default_factory=list)  # still board read → screen drawn
+    after_read_ms: list[float] = field(default_factory=list)  # ... of which tracker, view-model and drawing
     unreadable: Counter[str] = field(default_factory=Counter)  # squares read with low confidence, by truth
     misread: Counter[str] = field(default_factory=Counter)  # squares read wrong with confidence, truth → read
 
@@ -185,7 +186,9 @@ def play(table: Table, controller: Controller, eyes: Eyes, screens_: Screens, st
             stats.note(table, reading)
             controller.on_reading(reading)
             screen = controller.screen()
-            stats.to_screen_ms.append(eyes.read_ms + (time.perf_counter() - start) * 1000 + draw_time(screens_, screen))
+            after_read = (time.perf_counter() - start) * 1000 + draw_time(screens_, screen)
+            stats.to_screen_ms.append(eyes.read_ms + after_read)
+            stats.after_read_ms.append(after_read)
         else:
             press(controller, move.command)
             screens_.show(controller.screen())
