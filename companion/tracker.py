@@ -44,6 +44,9 @@ _MONUMENT_PARTS = (CellClass.MONUMENT, CellClass.FACE_DOWN)
 # Events after which pieces may stay on the table until a player lifts or turns them.
 _PHYSICAL_CHORES = frozenset({EventKind.PIECES_REMOVED, EventKind.LEADER_EXILED, EventKind.UNIFICATION_REMOVED,
                               EventKind.TREASURE_TAKEN, EventKind.MONUMENT_BUILT})
+# Two actions change at most a dozen squares (two catastrophes each stranding leaders, a tile and its
+# monument, a leader moved): more than that is a bumped board or a misread, not a move to search for.
+MOST_CHANGED = 12
 # Pending decisions the camera cannot see: a search for a second action stops there.
 _BUTTON_DECISIONS = frozenset({PendingKind.SUPPORT, PendingKind.WAR_ORDER, PendingKind.MONUMENT})
 
@@ -257,6 +260,8 @@ class Tracker:
             return Steady(tuple(o for o in self.owed(state) if not o.wanted.fits(seen[o.cell])))
         if previous is not None and self._fits(expected_cells(previous), seen, frozenset(range(CELLS))):
             return Takeback(steps_back)
+        if len(changed) > MOST_CHANGED:
+            return self._mismatch(state, expected, seen, changed)
         full, partial = self._explain(state, seen, changed, owed_now)
         if len(full) == 1:
             return Explained(full[0])
