@@ -53,7 +53,6 @@ class Moment:
     kind: str  # "mismatch", "unclear", "ambiguous", "takeback", "error", "disk_full", "camera", "resuming"
     outcome: Outcome | None = None
     error: Exception | None = None
-    text: str = ""
     started: datetime | None = None
 
 
@@ -61,7 +60,7 @@ class Moment:
 class Controller:
     game: Game
     record: GameRecord = field(default_factory=MemoryRecord)
-    tracker: Tracker | None = None
+    tracker: Tracker = field(init=False)  # what the table shows, as last confirmed by the camera
     ui: UiState = field(default_factory=UiState)
     moment: Moment | None = None
     events: tuple[Event, ...] = ()
@@ -72,11 +71,9 @@ class Controller:
     corrections: dict[int, CellClass] = field(default_factory=dict)  # named by the players, until a hand moves
     _before: GameState | None = None  # the state before the last actions the camera explained
     _steps: int = 0
-    _screen_name: str = ""
 
     def __post_init__(self) -> None:
-        if self.tracker is None:
-            self.tracker = Tracker.start(self.game.state)
+        self.tracker = Tracker.start(self.game.state)
 
     @property
     def state(self) -> GameState:
@@ -84,7 +81,6 @@ class Controller:
 
     @property
     def owed(self) -> tuple[Owed, ...]:
-        assert self.tracker is not None
         owed = self.tracker.owed(self.state)
         if self.reading is None:
             return owed
@@ -110,7 +106,6 @@ class Controller:
 
     def _reconcile(self, reading: BoardReading) -> Outcome:
         tracker = self.tracker
-        assert tracker is not None
         raw, reading = reading, self._corrected(reading)
         self.looking = ""
         outcome = tracker.reconcile(self.state, reading, previous=self._before, steps_back=self._steps)
@@ -158,7 +153,6 @@ class Controller:
             if new is None:
                 return
             events += new
-        assert self.tracker is not None
         self.tracker.commit(self.state, reading)
         self._before, self._steps = before, len(actions)
         self._after(events)
@@ -199,7 +193,6 @@ class Controller:
         events = self._apply(action, None)
         if events is None:
             return
-        assert self.tracker is not None
         self.tracker.commit(self.state)  # the table has not changed: what the rules removed is now owed
         self._before, self._steps = None, 0
         self.asking = None
@@ -216,7 +209,6 @@ class Controller:
         except OSError as error:
             self.moment = _saving_failed(error)
             return
-        assert self.tracker is not None
         if self.moment is not None and self.moment.kind == "takeback" and self.reading is not None:
             self.tracker.commit(self.state, self.reading)  # the players already put the board back
         self.moment = None
@@ -309,7 +301,13 @@ class Controller:
                 tone=Tone.WARNING, name="owed",
                 buttons=(Button("Done — look again", UiCommand.nav("recheck"), primary=True),)),
                 MarkKind.REMOVE, [o.cell for o in owed])
-        return screens.for_state(view)
+        return self._camera_note(screens.for_state(view))
+
+    def _camera_note(self, screen: Screen) -> Screen:
+        """While the camera waits for a clear view, the players see why."""
+        if not self.looking:
+            return screen
+        return replace(screen, lines=(*screen.lines, f"Camera: {self.looking}."))
 
     def _on_board(self, screen: Screen, kind: MarkKind, cells: Sequence[int]) -> Screen:
         """A message with the board picture beside it, the squares concerned marked."""
@@ -343,7 +341,7 @@ class Controller:
                 "Take it back?", f"The board is back as it was before: {undone}.", tone=Tone.PROMPT,
                 name="takeback", buttons=(Button("Take it back", UiCommand(Verb.UNDO), primary=True),
                                           Button("No — look again", UiCommand.nav("recheck")))), MarkKind.DIFFERS, ())
-        return messages.message(moment.text or "Please wait")
+        return messages.message("Please wait")
 
 
 def _saving_failed(error: OSError) -> Moment:

@@ -250,7 +250,8 @@ def _has_display() -> bool:
 
 
 def main(argv: Sequence[str]) -> int:
-    parser = argparse.ArgumentParser(prog="companion demo", description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(prog="companion demo", description="Play a whole simulated game at the table: "
+                                     "no camera, no screen, no buttons needed.")
     parser.add_argument("--headless", action="store_true", help="no window (screenshots with --shots)")
     parser.add_argument("--shots", type=Path, help="write a screenshot of every distinct screen here")
     parser.add_argument("--seed", type=int, default=1)

@@ -11,7 +11,7 @@ from companion.rules import Action, Event, Game, PendingKind, parse_cell, positi
 from companion.rules.pieces import BLACK, GREEN, RED
 from companion.tracker import Look, expected_cells
 from companion.ui.commands import UNDO, Key, UiCommand
-from vision.reading import BoardReading, CellClass, CellReading
+from vision.reading import BoardReading, CellClass, CellReading, ReadStatus
 
 KINGDOMS = """
      ABCDEFGHIJKLMNOP
@@ -130,7 +130,9 @@ def test_an_unreadable_square_stays_corrected_while_the_camera_cannot_read_it() 
     cells = list(reading.cells)
     cells[parse_cell("F11")] = CellReading(CellClass.UNKNOWN, 0.3)
     unclear = BoardReading(reading.status, tuple(cells), True, low_confidence=(parse_cell("F11"),))
-    for _ in range(3):
+    controller.on_reading(unclear)
+    assert "Camera: I cannot see F11 clearly." in controller.screen().lines  # waits, and says so
+    for _ in range(2):
         controller.on_reading(unclear)
     assert controller.screen().name == "mismatch" and controller.game.actions == ()
     controller.handle(UiCommand.choose("correct", "F11 red tile"))
@@ -226,3 +228,11 @@ def test_a_quick_second_action_after_a_monument_chance_waits_for_the_choice() ->
     assert controller.screen().name == "monument"
     controller.handle(UiCommand.action("no-monument"))
     assert [str(a) for a in controller.game.actions] == ["tile red J3", "no-monument", "leader red K3"]
+
+
+def test_a_hidden_marker_is_said_on_the_screen() -> None:
+    controller = Controller(kingdoms())
+    controller.on_reading(BoardReading(ReadStatus.BOARD_MOVED, message="The board moved and a marker is hidden"))
+    assert "Camera: The board moved and a marker is hidden." in controller.screen().lines
+    controller.on_reading(board_after())
+    assert not any(line.startswith("Camera:") for line in controller.screen().lines)
