@@ -23,7 +23,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from companion.ui.commands import Key, UiCommand
+from companion.ui.commands import Key, UiCommand, Verb
 
 log = logging.getLogger(__name__)
 
@@ -43,14 +43,18 @@ class Timing:
     repeat_interval: float = 0.12
 
 
+DEFAULT_TIMING = Timing()
+
+
 class ButtonLogic:
     """Debounce, long press and repeat from timed edges. Call `tick` every frame of the main loop.
 
     Press of up/down: a command at once, then repeats while held. Press of OK/back/menu: a short
-    command on release, or a long one (`long=True`) as soon as the press has lasted `long_press`.
+    command on release, or a long one (`long=True`) as soon as the press has lasted `long_press`
+    and a RELEASE when it ends.
     """
 
-    def __init__(self, timing: Timing = Timing()) -> None:
+    def __init__(self, timing: Timing = DEFAULT_TIMING) -> None:
         self.timing = timing
         self._raw: dict[Key, bool] = {}  # what the contact says now, bouncing included
         self._level: dict[Key, bool] = {}  # the debounced state
@@ -97,8 +101,10 @@ class ButtonLogic:
                 self._next_repeat[key] = now + self.timing.repeat_delay
                 return [UiCommand.key(key)]
             return []
-        if key in REPEATING or key in self._long_sent:
+        if key in REPEATING:
             return []
+        if key in self._long_sent:
+            return [UiCommand(Verb.RELEASE, key)]  # e.g. hide the scores a held button showed
         return [UiCommand.key(key)]
 
 
@@ -206,7 +212,7 @@ def keyboard_map() -> dict[int, Key]:
 class Buttons:
     """Main-loop side: button events and keys → UiCommands through one ButtonLogic."""
 
-    def __init__(self, timing: Timing = Timing(), *, clock: Callable[[], float] = time.monotonic) -> None:
+    def __init__(self, timing: Timing = DEFAULT_TIMING, *, clock: Callable[[], float] = time.monotonic) -> None:
         import pygame
 
         self.logic = ButtonLogic(timing)

@@ -21,6 +21,7 @@ class Key(enum.Enum):
 
 class Verb(enum.Enum):
     KEY = "key"  # a raw button: value is a Key; `long` for a long press
+    RELEASE = "release"  # a long-pressed button (value: its Key) was let go
     ACTION = "action"  # an engine action in its text form: "support 3", "swap 2", "pass", "war red"
     TAP = "tap"  # a board square was tapped: value is the cell index
     ENTRY = "entry"  # the number being entered changes to value (the controller stores it)

@@ -165,6 +165,9 @@ class Screen:
 
     def resolve(self, command: UiCommand) -> UiCommand | None:
         """A raw button press → what it means on this screen; every other command passes through."""
+        if command.verb is Verb.RELEASE:
+            held = self.buttons[self.focus % len(self.buttons)].hold if self.buttons else None
+            return UiCommand.peek(None) if held is not None and held.verb is Verb.PEEK else None
         if command.verb is Verb.TAP:
             return next((meant for cell, meant in self.taps if cell == command.value), command)
         if command.verb is not Verb.KEY:

@@ -17,7 +17,7 @@ from companion.hardware.display import Pointer
 
 from .boardpic import LAND, board_rect, cell_at, draw_board, draw_mark
 from .commands import MENU, UiCommand
-from .model import Chip, MarkKind, Screen, Stepper, Table
+from .model import BoardView, Chip, MarkKind, Screen, Stepper, Table
 from .style import (
     ACCENT,
     BACKGROUND,
@@ -77,6 +77,7 @@ class Renderer:
         self.texts: list[Text] = []
         self.board: pygame.Rect | None = None
         self._down: tuple[Target, float, tuple[int, int]] | None = None
+        self._picture: tuple[BoardView, tuple[int, int], Any] | None = None
         self._held = False
 
     # -- touches -----------------------------------------------------------------------------------
@@ -138,7 +139,8 @@ class Renderer:
             left = body.copy()
             right = body.copy()
         else:
-            right_w = round(w * 0.38) if screen.board is not None else round(w * 0.34)
+            share = 0.38 if screen.board is not None else 0.34 if len(screen.buttons) <= 4 else 0.5
+            right_w = round(w * share)
             left = pygame.Rect(body.x, body.y, body.width - right_w - pad, body.height)
             right = pygame.Rect(left.right + pad, body.y, right_w, body.height)
 
@@ -148,7 +150,7 @@ class Renderer:
             else:
                 area = pygame.Rect(left.x, left.y, left.width, left.height - help_h - round(30 * unit))
             self.board = board_rect(area)
-            draw_board(surface, self.board, screen.board)
+            self._board_picture(surface, self.board, screen.board)
             if screen.board.tappable:
                 self.targets.append(Target(self.board, None))
             legend = pygame.Rect(self.board.x, self.board.bottom + pad // 2, self.board.width, round(24 * unit))
@@ -174,14 +176,24 @@ class Renderer:
         self._content(surface, content, screen, unit, pad)
         self._buttons(surface, buttons_rect, screen, unit, pad)
 
+    def _board_picture(self, surface: Any, rect: pygame.Rect, board: BoardView) -> None:
+        """The board is most of the drawing work (a Pi 4 is 4–6× slower): redraw it only when it changed."""
+        if self._picture is None or self._picture[:2] != (board, rect.size):
+            image = pygame.Surface(rect.size)
+            draw_board(image, image.get_rect(), board)
+            self._picture = (board, rect.size, image)
+        surface.blit(self._picture[2], rect)
+
     def _split_buttons(
         self, screen: Screen, left: pygame.Rect, right: pygame.Rect, portrait: bool, unit: float, pad: int
     ) -> tuple[pygame.Rect, pygame.Rect]:
         count = len(screen.buttons)
         if portrait:
-            row = round(64 * unit)
+            row = round((64 if count <= 4 else 52) * unit)  # many choices: lower buttons, room for the prompt
             columns = 1 if count <= 4 else 2
             rows = -(-count // columns) if count else 0
+            if rows:  # leave the prompt at least 40 % of the room, with buttons no lower than a finger
+                row = max(MIN_TARGET + 4, min(row, (right.height * 6 // 10 - (rows - 1) * pad) // rows))
             height = rows * row + max(0, rows - 1) * pad
             buttons = pygame.Rect(right.x, right.bottom - height, right.width, height)
             return buttons, pygame.Rect(right.x, right.y, right.width, right.height - height - pad)
@@ -194,17 +206,19 @@ class Renderer:
         return buttons, pygame.Rect(right.x, right.y, right.width, right.height - height - pad)
 
     def _text(self, surface: Any, text: str, box: pygame.Rect, size: int, colour: Any = PAPER,
-              align: str = "left") -> pygame.Rect:
+              align: str = "left") -> None:
         size = fit_size(text, size, box.width, box.height)
         image = font(size).render(text, True, colour)
         rect = image.get_rect(center=box.center) if align == "center" else image.get_rect(midleft=box.midleft)
         surface.blit(image, rect)
         self.texts.append(Text(text, rect, box))
-        return rect
 
     def _paragraphs(self, surface: Any, lines: tuple[str, ...], box: pygame.Rect, size: int,
                     colour: Any = PAPER) -> int:
-        if not lines or box.height <= 0:
+        if not lines:
+            return 0
+        if box.height <= 0:  # no room at all: record it, so the layout tests fail loudly
+            self.texts += [Text(line, pygame.Rect(box.x, box.y, 1, 1), box) for line in lines]
             return 0
         size, wrapped = fit_paragraphs(lines, size, box.width, box.height)
         y = box.y
@@ -309,9 +323,10 @@ class Renderer:
                                             default=round(26 * unit)))
             for part in (True, False)
         }
-        for text, box, header in boxes:
-            too_wide = font(sizes[header]).size(text)[0] > box.width
-            if text and not (header and too_wide):  # a narrow header keeps its colour symbol only
+        # Narrow headers keep their colour symbols only: all of them, so the columns look alike.
+        words = all(font(sizes[True]).size(text)[0] <= box.width for text, box, header in boxes if header)
+        for (text, box, header), cell in zip(boxes, (cell for row in rows for cell in row), strict=True):
+            if text and (words or not header or not isinstance(cell, Chip)):
                 self._text(surface, text, box, sizes[header], DIM if header else PAPER)
 
     def _stepper(self, surface: Any, rect: pygame.Rect, stepper: Stepper, unit: float) -> None:
@@ -359,5 +374,19 @@ class Renderer:
             draw_symbol(surface, colour, pygame.Rect(inner.x, inner.centery - side // 2, side, side))
             inner = pygame.Rect(inner.x + side + 8, inner.y, inner.width - side - 8, inner.height)
         size = round((56 if big else 28) * unit)
-        self._text(surface, label, inner, size, PAPER if enabled else DIM,
-                   align="center" if colour is None else "left")
+        ink = PAPER if enabled else DIM
+        if " " in label and fit_size(label, size, inner.width, inner.height) < round(22 * unit):
+            self._centred_lines(surface, label, inner, round(24 * unit), ink)  # two lines read better than tiny type
+        else:
+            self._text(surface, label, inner, size, ink, align="center" if colour is None else "left")
+
+    def _centred_lines(self, surface: Any, text: str, box: pygame.Rect, size: int, colour: Any) -> None:
+        size, lines = fit_paragraphs((text,), size, box.width, box.height)
+        height = len(lines) * font(size).get_linesize()
+        y = box.centery - height // 2
+        for line in lines:
+            image = font(size).render(line, True, colour)
+            rect = image.get_rect(midtop=(box.centerx, y))
+            surface.blit(image, rect)
+            self.texts.append(Text(line, rect, box))
+            y += font(size).get_linesize()

@@ -6,7 +6,7 @@ controller for its own moments (set-up, results, mismatches, messages). No pygam
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from companion.rules import (
@@ -29,12 +29,16 @@ from companion.rules import (
 from .board import board_view, marks, snap_taps
 from .commands import UNDO, UiCommand
 from .model import (
+    DYNASTY_LETTERS,
     LEADER_WORDS,
     NO_UI,
     TILE_WORDS,
+    BoardView,
     Button,
+    Cell,
     Chip,
     Help,
+    Mark,
     MarkKind,
     Screen,
     Stepper,
@@ -67,7 +71,13 @@ class TableView:
     config: GameConfig
     ui: UiState = NO_UI
     events: tuple[Event, ...] = ()  # from the last applied action(s): results to show
-    asking: str | None = None  # a prompt the players opened: "swap" or "scores"
+    asking: str | None = None  # a prompt the players opened: "swap", "scores" or "menu"
+    differ: tuple[int, ...] = ()  # squares where the camera sees something else than the game
+
+
+def picture(view: TableView, own: Iterable[Mark] = (), *, tappable: bool = False) -> BoardView:
+    """The board picture of a game screen: its own marks, and any square the camera disagrees with."""
+    return board_view(view.state, (*own, *marks(MarkKind.DIFFERS, view.differ)), tappable=tappable)
 
 
 def for_state(view: TableView) -> Screen:
@@ -76,6 +86,8 @@ def for_state(view: TableView) -> Screen:
         return swap(view)
     if view.asking == "scores":
         return scores(view)
+    if view.asking == "menu":
+        return menu(view)
     kind = view.state.pending.kind
     if kind is PendingKind.SUPPORT:
         return support(view)
@@ -136,6 +148,7 @@ def turn(view: TableView) -> Screen:
     seat = state.pending.player
     lines = ["Place a tile, position a leader or play a catastrophe on the board: the camera sees it."]
     lines += [event.text for event in view.events if event.kind in (EventKind.SCORED, EventKind.LEADER_EXILED)]
+    lines.append("Leaders: " + " · ".join(f"{DYNASTY_LETTERS.get(p.dynasty, '?')} {p.name}" for p in state.players))
     buttons = (
         Button("Swap tiles", UiCommand.nav("swap")),
         Button("Pass", UiCommand.action("pass")),
@@ -144,7 +157,7 @@ def turn(view: TableView) -> Screen:
     )
     return _screen(
         view.ui, name="turn", title=f"{name(state, seat)}'s turn", status=status(state), lines=tuple(lines),
-        buttons=buttons, board=board_view(state), help=TURN_TIPS[state.turn % len(TURN_TIPS)], tone=Tone.PROMPT,
+        buttons=buttons, board=picture(view), help=TURN_TIPS[state.turn % len(TURN_TIPS)], tone=Tone.PROMPT,
     )
 
 
@@ -197,8 +210,9 @@ def support(view: TableView) -> Screen:
     n = min(pending.max_support, max(0, view.ui.entry or 0))
     what = "revolt" if c.kind == "revolt" else "war"
     title = f"{c.colour.value.capitalize()} {what}: {name(state, seat)} ({role}) commits"
-    board = board_view(state, (*marks(MarkKind.ATTACKER, c.attacker_supporters),
-                               *marks(MarkKind.DEFENDER, c.defender_supporters)))
+    # The two leaders carry their side's mark too, so the picture alone tells who fights whom.
+    board = picture(view, (*marks(MarkKind.ATTACKER, (c.attacker_leader, *c.attacker_supporters)),
+                               *marks(MarkKind.DEFENDER, (c.defender_leader, *c.defender_supporters))))
     help_ = (Help("Temples next to each leader count. Attacker, then defender, add temples from hand; "
                   "ties go to the defender.", P_REVOLT) if c.kind == "revolt" else
              Help(f"{TILE_WORDS[colour.value].capitalize()}s in each leader's own kingdom count. Attacker, then "
@@ -226,7 +240,7 @@ def result(view: TableView) -> Screen:
         lines.append("Take off the board: " + ", ".join(cell_name(c) for c in remove) + ".")
     return _screen(
         view.ui, name="result", title=won.text.split(",")[0] if won else "The conflict is over",
-        status=status(state), lines=tuple(lines), board=board_view(state, marks(MarkKind.REMOVE, remove)),
+        status=status(state), lines=tuple(lines), board=picture(view, marks(MarkKind.REMOVE, remove)),
         buttons=(Button("Done: pieces removed", DONE, primary=True),),
         help=Help("The loser's leader goes home; in a war the loser's supporters leave the board and score for "
                   "the winner.", P_WAR if won is None or won.page == P_WAR else P_REVOLT),
@@ -243,7 +257,7 @@ def war_order(view: TableView) -> Screen:
         view.ui, name="war_order", title=f"{name(state, pending.player)}: which war first?", status=status(state),
         lines=(f"The uniting tile starts {len(wars)} wars. {name(state, pending.player)} chooses the order, "
                "even when not fighting.",),
-        buttons=buttons, board=board_view(state), help=Help("The active player chooses the order of the wars; "
+        buttons=buttons, board=picture(view), help=Help("The active player chooses the order of the wars; "
                                                              "after each war, the next is fought only if its leaders "
                                                              "are still joined.", P_WAR),
         tone=Tone.PROMPT,
@@ -267,7 +281,7 @@ def monument(view: TableView) -> Screen:
         lines = (f"{who} completed {len(blocks)} squares of four: which one gets the monument? "
                  "Tap it on the board or choose below.",)
         taps = tuple((cell, UiCommand.pick(b)) for b in blocks for cell in (b, b + 1, b + 16, b + 17))
-        board = board_view(state, marks(MarkKind.OPTION, blocks), tappable=True)
+        board = picture(view, marks(MarkKind.OPTION, blocks), tappable=True)
     else:
         here = [o for o in builds if o.cell == block]
         colour = state.square(block).tile
@@ -278,7 +292,7 @@ def monument(view: TableView) -> Screen:
         lines = (f"{who} may build a monument on the four {tile_words} at {cell_name(block)}: "
                  "they turn face down. Which monument?",)
         taps = ()
-        board = board_view(state, marks(MarkKind.OPTION, (block,)))
+        board = picture(view, marks(MarkKind.OPTION, (block, block + 1, block + 16, block + 17)))
     return _screen(
         view.ui, name="monument", title="Build a monument?", status=status(state), lines=lines, buttons=buttons,
         board=board, taps=taps, back=UiCommand.pick(-1) if len(blocks) > 1 and block is not None else None,
@@ -302,10 +316,10 @@ def treasure(view: TableView) -> Screen:
     return _screen(
         view.ui, name="treasure", title=f"{who} takes a treasure", status=status(state), lines=tuple(lines),
         buttons=tuple(Button(f"Treasure on {cell_name(o.cell)}", UiCommand.action(str(o))) for o in options),
-        board=board_view(state, marks(MarkKind.OPTION, (o.cell for o in options)), tappable=True),
+        board=picture(view, marks(MarkKind.OPTION, (o.cell for o in options)), tappable=True),
         taps=snap_taps((o.cell for o in options), lambda cell: UiCommand.action(f"treasure {cell_name(cell)}")),
         help=Help("A kingdom with two treasures and a green trader: the trader's owner takes all but one. "
-                  "Each treasure is a wild point at the end.", P_END),
+                  "Each treasure is a wild point at the end."),
         tone=Tone.PROMPT,
     )
 
@@ -327,7 +341,7 @@ def end_of_turn(view: TableView) -> Screen:
     )
 
 
-def _colour_header() -> tuple[Chip | str, ...]:
+def _colour_header() -> tuple[Cell, ...]:
     return ("", *(Chip(c.value, TILE_WORDS[c.value]) for c in Colour))
 
 
@@ -335,22 +349,21 @@ def scores(view: TableView) -> Screen:
     """Points per player and colour; hidden unless open or a player holds their seat to peek."""
     state = view.state
     open_ = view.config.open_scores
-    rows = []
+    rows: list[tuple[Cell, ...]] = []
     for p in state.players:
         if open_ or view.ui.peek == p.seat:
-            rows.append((f"{p.name}", *(Chip(c.value, str(n)) for c, n in zip(Colour, p.points, strict=True))))
+            points = (Chip(c.value, str(n)) for c, n in zip(Colour, p.points, strict=True))
+            rows.append((p.name, *points, str(p.treasures)))
         else:
-            rows.append((f"{p.name}", "hidden", "", "", ""))
+            rows.append((p.name, "hidden", "", "", "", ""))  # treasures too: they sit behind the screen
     buttons = () if open_ else tuple(
         Button(f"{p.name}: hold to peek", UiCommand.nav("scores"), hold=UiCommand.peek(p.seat))
         for p in state.players
     )
-    treasures = ", ".join(f"{p.name} {p.treasures}" for p in state.players)
     return _screen(
         view.ui, name="scores", title="Scores", status=status(state),
-        lines=(("Open scores." if open_ else "Hidden scores: hold your seat's button to see your own.")
-               + f" Treasures: {treasures}.",),
-        table=Table(_colour_header(), tuple(rows)),
+        lines=("Open scores." if open_ else "Hidden scores: hold your seat's button to see your own.",),
+        table=Table((*_colour_header(), "treasures"), tuple(rows)),
         buttons=(*buttons, Button("Close", CLOSE, primary=True)), back=CLOSE,
         help=Help("At the end your weakest colour is your score; treasures fill your weakest colours.", P_END),
     )
@@ -359,7 +372,7 @@ def scores(view: TableView) -> Screen:
 def tally(scores_: Sequence[PlayerScore], *, reason: str = "") -> Screen:
     """The final tally: four colours, treasures spread, weakest colour, ranking and tie-breaks in words."""
     ranked = sorted(scores_, key=lambda s: (s.rank, s.seat))
-    rows = []
+    rows: list[tuple[Cell, ...]] = []
     for s in ranked:
         spread = [f"+{n}" if n else "" for n in s.spread]
         cells = (Chip(c.value, f"{f}{' (' + t + ')' if t else ''}") for c, f, t in zip(Colour, s.final, spread,
@@ -367,7 +380,7 @@ def tally(scores_: Sequence[PlayerScore], *, reason: str = "") -> Screen:
         rows.append((f"{s.rank}. {s.name}", *cells, str(s.score)))
     lines = [reason + "." if reason else "Final tally."]
     for s in ranked:
-        weakest = Colour(list(Colour)[s.final.index(min(s.final))].value)
+        weakest = list(Colour)[s.final.index(min(s.final))]
         treasure = (f"{s.treasures} treasure{'s' if s.treasures != 1 else ''} on "
                     + ", ".join(f"{TILE_WORDS[c.value]} +{n}" for c, n in zip(Colour, s.spread, strict=True) if n)
                     if s.treasures else "no treasures")
@@ -379,4 +392,22 @@ def tally(scores_: Sequence[PlayerScore], *, reason: str = "") -> Screen:
         table=Table((*_colour_header(), "score"), tuple(rows)),
         buttons=(Button("New game", UiCommand.nav("new"), primary=True),),
         help=Help("Your score is your weakest colour after treasures; ties compare the next-weakest.", P_END),
+    )
+
+
+def menu(view: TableView) -> Screen:
+    """What the players can ask for at any time."""
+    buttons = (
+        Button("Scores", UiCommand.nav("scores")),
+        Button("Take back the last action", UNDO),
+        Button("Correct a square", UiCommand.nav("correct")),
+        Button("Tally by hand", UiCommand.nav("manual")),
+        Button("New game", UiCommand.nav("new")),
+        Button("Close", CLOSE, primary=True),
+    )
+    return _screen(
+        view.ui, name="menu", title="Menu", status=status(view.state),
+        lines=("A long press of the back button also takes back the last action.",),
+        buttons=buttons, back=CLOSE,
+        help=Help("Every prompt names the rulebook page that explains it."),
     )

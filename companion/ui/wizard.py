@@ -9,11 +9,25 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
-from companion.rules import BOARDS, COLOURS, DYNASTIES, GameConfig, PlayerScore, initial_state, rank_scores
+from companion.rules import BOARDS, COLOURS, DYNASTIES, Colour, GameConfig, PlayerScore, initial_state, rank_scores
 
 from .board import board_view, marks
 from .commands import UiCommand, Verb
-from .model import NO_UI, TILE_WORDS, Button, Chip, Help, MarkKind, Screen, Stepper, Table, Tone, UiState
+from .model import (
+    DYNASTY_LETTERS,
+    NO_UI,
+    TILE_WORDS,
+    Button,
+    Cell,
+    Chip,
+    Help,
+    MarkKind,
+    Screen,
+    Stepper,
+    Table,
+    Tone,
+    UiState,
+)
 
 STEPS = ("players", "dynasties", "board", "scores", "camera")
 BACK = UiCommand.nav("back")
@@ -65,6 +79,7 @@ def setup(draft: SetupDraft, ui: UiState = NO_UI, *, differ: Sequence[int] = ())
     status = f"New game · step {number} of {len(STEPS)}"
     back = BACK if draft.step != "players" else None
     buttons: tuple[Button, ...]
+    lines: tuple[str, ...]
     board = None
     if draft.step == "players":
         title, lines = "How many players?", ("Tigris & Euphrates is for 2 to 4 players.",)
@@ -76,9 +91,9 @@ def setup(draft: SetupDraft, ui: UiState = NO_UI, *, differ: Sequence[int] = ())
         title = f"Seat {seat}{first}: which dynasty?"
         lines = ("Choose the first player at random, then go clockwise round the table.",
                  *(f"Seat {i + 1}: {d}" for i, d in enumerate(draft.dynasties)))
-        buttons = tuple(Button(d.capitalize(), UiCommand.choose("dynasty", d)) for d in DYNASTIES
-                        if d not in draft.dynasties)
-        help_ = Help("The dynasty symbol on the leaders tells whose they are: archer, bull, pot or lion.")
+        buttons = tuple(Button(f"{d.capitalize()} ({DYNASTY_LETTERS[d]})", UiCommand.choose("dynasty", d))
+                        for d in DYNASTIES if d not in draft.dynasties)
+        help_ = Help("The dynasty symbol on the leaders tells whose they are; the screen shows it as a letter.")
     elif draft.step == "board":
         title, lines = "Which side of the board?", ("The standard side has the river in a long bend; the "
                                                     "alternate side is the 2015 edition's back.",)
@@ -108,7 +123,7 @@ def setup(draft: SetupDraft, ui: UiState = NO_UI, *, differ: Sequence[int] = ())
 
 # --- the hand-entered tally -----------------------------------------------------------------------
 
-FIELDS = (*COLOURS, "treasures")
+FIELDS: tuple[Colour | str, ...] = (*COLOURS, "treasures")
 
 
 @dataclass(frozen=True, slots=True)
@@ -145,13 +160,17 @@ class ManualTally:
 def manual_tally(draft: ManualTally, ui: UiState = NO_UI) -> Screen:
     seat, column = divmod(draft.field, len(FIELDS))
     what = FIELDS[column]
-    label = "treasures" if what == "treasures" else f"{what.value} {TILE_WORDS[what.value]} points"
-    colour = None if what == "treasures" else what.value
-    rows = tuple((n, *(str(v) for v in values)) for n, values in zip(draft.names, draft.values, strict=True))
-    header = ("", *(Chip(c.value, TILE_WORDS[c.value]) for c in COLOURS), "treasures")
-    buttons = (Button("Next", UiCommand.nav("next"), primary=True),
-               Button("Previous", UiCommand.nav("previous")),
-               Button("Show the result", UiCommand.nav("tally")))
+    label = f"{what.value} {TILE_WORDS[what.value]} points" if isinstance(what, Colour) else str(what)
+    colour = what.value if isinstance(what, Colour) else None
+    rows: tuple[tuple[Cell, ...], ...] = tuple(
+        (n, *(str(v) for v in values)) for n, values in zip(draft.names, draft.values, strict=True)
+    )
+    header: tuple[Cell, ...] = ("", *(Chip(c.value, TILE_WORDS[c.value]) for c in COLOURS), "treasures")
+    # With the up/down buttons busy with the number, OK must lead everywhere: to the result at the end.
+    last = draft.field == len(draft.names) * len(FIELDS) - 1
+    result = Button("Show the result", UiCommand.nav("tally"), primary=last)
+    previous = Button("Previous", UiCommand.nav("previous"))
+    buttons = (result, previous) if last else (Button("Next", UiCommand.nav("next"), primary=True), previous, result)
     focus = ui.focus % len(buttons) if ui.focus is not None else 0
     return Screen(
         name="manual_tally", title=f"{draft.names[seat]}: {label}", status="Tally by hand",

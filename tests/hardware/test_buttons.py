@@ -18,7 +18,7 @@ from companion.hardware.buttons import (
     pins_from_config,
     post_edge,
 )
-from companion.ui.commands import Key, UiCommand
+from companion.ui.commands import Key, UiCommand, Verb
 
 TIMING = Timing(debounce=0.03, long_press=0.7, repeat_delay=0.45, repeat_interval=0.12)
 UP, OK = UiCommand.key(Key.UP), UiCommand.key(Key.OK)
@@ -107,7 +107,7 @@ def test_release_lost_in_bounce_is_caught_when_the_contact_settles(rig: Rig) -> 
     assert rig.commands == [UP]
 
 
-def test_long_press_fires_once_while_held_and_not_again_on_release(rig: Rig) -> None:
+def test_long_press_fires_once_while_held_and_its_release_is_told(rig: Rig) -> None:
     rig.press(Key.BACK, 0.0)
     rig.at(0.5)
     assert rig.commands == []
@@ -116,7 +116,7 @@ def test_long_press_fires_once_while_held_and_not_again_on_release(rig: Rig) -> 
     rig.at(1.5)
     rig.release(Key.BACK, 2.0)
     rig.at(2.1)
-    assert rig.commands == [UiCommand.key(Key.BACK, long=True)]
+    assert rig.commands == [UiCommand.key(Key.BACK, long=True), UiCommand(Verb.RELEASE, Key.BACK)]
 
 
 def test_plus_repeats_while_held(rig: Rig) -> None:
@@ -174,7 +174,7 @@ def test_keyboard_stands_in_for_the_buttons() -> None:
         assert buttons.handle(down) == []
         clock.now += 1.0
         assert buttons.tick() == [UiCommand.key(Key.BACK, long=True)]
-        assert buttons.handle(up) == []
+        assert buttons.handle(up) == [UiCommand(Verb.RELEASE, Key.BACK)]
         plus = pygame.event.Event(pygame.KEYDOWN, key=pygame.K_KP_PLUS, mod=0, unicode="+")
         assert buttons.handle(plus) == [UP]
         letter = pygame.event.Event(pygame.KEYDOWN, key=pygame.K_q, mod=0, unicode="q")
@@ -191,3 +191,28 @@ def test_pins_from_config_says_what_is_wrong() -> None:
         pins_from_config({"up": 6})
     with pytest.raises(ValueError, match="not a BCM GPIO"):
         pins_from_config({"up": 40})
+
+
+def test_without_gpiozero_the_app_runs_on_keys_and_touch(monkeypatch: pytest.MonkeyPatch,
+                                                        caplog: pytest.LogCaptureFixture) -> None:
+    import logging
+    import sys
+
+    from companion.hardware.buttons import open_gpio_buttons
+
+    caplog.set_level(logging.INFO)
+    monkeypatch.setitem(sys.modules, "gpiozero", None)  # as if it were not installed
+    assert open_gpio_buttons() is None
+    assert "use the keyboard or the touchscreen" in caplog.text
+
+
+def test_open_gpio_buttons_on_mock_pins() -> None:
+    from gpiozero.pins.mock import MockFactory
+
+    from companion.hardware.buttons import open_gpio_buttons
+
+    factory = MockFactory()
+    buttons = open_gpio_buttons(pin_factory=factory)
+    assert buttons is not None
+    buttons.close()
+    factory.reset()

@@ -65,6 +65,8 @@ def test_turn_shows_whose_turn_the_actions_left_and_the_kingdoms(mid) -> None:  
     commands = {b.label: b.command for b in screen.buttons}
     assert commands["Pass"] == UiCommand.action("pass") and commands["Take back"] == UNDO
     assert commands["Swap tiles"] == UiCommand.nav("swap")
+    letters = {"archer": "A", "bull": "B", "pot": "P", "lion": "L"}
+    assert screen.lines[-1] == "Leaders: " + " · ".join(f"{letters[p.dynasty]} {p.name}" for p in state.players)
     accepted(game, commands["Pass"])
     assert screen.resolve(UiCommand.key(Key.BACK, long=True)) == UNDO
 
@@ -100,8 +102,8 @@ def test_revolt_highlights_both_sides_and_commits_what_the_player_entered() -> N
     screen = screens.for_state(view(found, ui=UiState(entry=n)))
     assert screen.name == "support" and "revolt" in screen.title.lower() and "attacker" in screen.title
     assert screen.board is not None
-    assert screen.board.marked(MarkKind.ATTACKER) == conflict.attacker_supporters
-    assert screen.board.marked(MarkKind.DEFENDER) == conflict.defender_supporters
+    assert screen.board.marked(MarkKind.ATTACKER) == (conflict.attacker_leader, *conflict.attacker_supporters)
+    assert screen.board.marked(MarkKind.DEFENDER) == (conflict.defender_leader, *conflict.defender_supporters)
     assert screen.stepper is not None and screen.stepper.maximum == game.pending.max_support
     assert screen.stepper.colour == "red"  # revolts are fought with temples
     assert screen.help is not None and screen.help.page == 8
@@ -164,6 +166,8 @@ def test_monument_asks_which_square_first_when_a_tile_completes_two() -> None:
     builds = [o for o in game.pending.options if isinstance(o, BuildMonument) and o.cell == b10]
     assert [b.command for b in second.buttons[:-1]] == [UiCommand.action(str(o)) for o in builds]
     assert all(b.colour and b.colour != "black" for b in second.buttons[:-1])  # the monument's other colour
+    assert second.board is not None
+    assert second.board.marked(MarkKind.OPTION) == (b10, b10 + 1, b10 + 16, b10 + 17)  # the whole 2×2
     for button in second.buttons:
         accepted(game, button.command)
     assert second.resolve(UiCommand.key(Key.BACK)) == UiCommand.pick(-1)
@@ -198,7 +202,9 @@ def test_hidden_scores_show_only_the_seat_that_peeks(mid) -> None:  # type: igno
     assert screen.table is not None
     shown = [row[1] != "hidden" for row in screen.table.rows]
     assert shown == [seat == 1 for seat in range(len(game.state.players))]
-    assert [row[1].text for row in screen.table.rows[1:2]] == [str(game.state.players[1].points[0])]
+    bo = game.state.players[1]
+    assert [c.text for c in screen.table.rows[1][1:5]] == [str(n) for n in bo.points]  # type: ignore[union-attr]
+    assert screen.table.rows[1][5] == str(bo.treasures) and screen.table.rows[0][5] == ""
     holds = [b.hold for b in screen.buttons if b.hold is not None]
     assert holds == [UiCommand.peek(seat) for seat in range(len(game.state.players))]
 
@@ -242,6 +248,7 @@ def test_mismatch_names_the_rule_and_offers_the_ways_out(mid) -> None:  # type: 
     assert picked.name == "correct" and "H6" in picked.title
     assert UiCommand.choose("correct", "H6 red leader") in [b.command for b in picked.buttons]
     assert picked.resolve(UiCommand.key(Key.BACK)) == UiCommand.pick(-1)
+    assert picked.buttons[-1].command == UiCommand.pick(parse_cell("A1"))  # round to the first marked square
 
 
 def test_a_river_square_can_only_be_corrected_to_river_pieces(mid) -> None:  # type: ignore[no-untyped-def]
@@ -260,3 +267,28 @@ def test_messages_say_what_happened_in_plain_words() -> None:
     assert ok(messages.camera_lost()) == UiCommand.nav("retry")
     error = messages.error(IllegalAction("leader-temple", "A leader must stand next to a temple", 6))
     assert error.help is not None and error.help.page == 6 and error.tone is Tone.WARNING
+
+
+def test_squares_the_camera_disagrees_with_are_marked_on_game_screens(mid) -> None:  # type: ignore[no-untyped-def]
+    h6 = parse_cell("H6")
+    screen = screens.for_state(view(mid, differ=(h6,)))
+    assert screen.board is not None and screen.board.marked(MarkKind.DIFFERS) == (h6,)
+    assert screens.for_state(view(mid)).board.marked(MarkKind.DIFFERS) == ()  # type: ignore[union-attr]
+
+
+def test_menu_offers_scores_undo_corrections_and_a_hand_tally(mid) -> None:  # type: ignore[no-untyped-def]
+    screen = screens.for_state(view(mid, asking="menu"))
+    commands = [b.command for b in screen.buttons]
+    assert screen.name == "menu"
+    for wanted in (UiCommand.nav("scores"), UNDO, UiCommand.nav("correct"), UiCommand.nav("manual"),
+                   UiCommand.nav("new"), UiCommand.nav("close")):
+        assert wanted in commands
+    assert screen.buttons[screen.focus].command == UiCommand.nav("close")
+    assert screen.resolve(UiCommand.key(Key.BACK)) == UiCommand.nav("close")
+
+
+def test_a_seat_held_on_the_ok_button_peeks_until_released(mid) -> None:  # type: ignore[no-untyped-def]
+    screen = screens.scores(view(mid, asking="scores", ui=UiState(focus=2)))
+    assert screen.resolve(UiCommand.key(Key.OK, long=True)) == UiCommand.peek(2)
+    assert screen.resolve(UiCommand(Verb.RELEASE, Key.OK)) == UiCommand.peek(None)
+    assert screens.turn(view(mid)).resolve(UiCommand(Verb.RELEASE, Key.OK)) is None
