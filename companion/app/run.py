@@ -15,7 +15,7 @@ import os
 import signal
 import sys
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol
@@ -112,11 +112,10 @@ class Loop:
     phase: Controller | Setup
     camera: Camera
     observer: Observer
-    surface: Any
-    renderer: Any
-    buttons: Any  # companion.hardware.buttons.Buttons: keys and GPIO edges → commands
+    display: Any  # companion.hardware.display.Display
+    renderer: Any  # companion.ui.render.Renderer
+    inputs: Any  # companion.ui.inputs.Inputs: keys, GPIO edges and touches → commands
     notify: Notify
-    clock: Callable[[], float] = time.monotonic
     stop: bool = False
     _read_next_still: bool = True  # the board moved since the last reading (or nothing was read yet)
     _drawn: Screen | None = field(default=None, repr=False)
@@ -126,22 +125,12 @@ class Loop:
         """One pass of the main loop."""
         import pygame
 
-        from companion.hardware.display import pointer
-
         self.notify.watchdog()
         self._look()
-        commands: list[UiCommand | None] = []
-        for event in pygame.event.get():
-            if event.type == pygame.QUIT:
-                self.stop = True
-            commands += self.buttons.handle(event)
-            touch = pointer(event)
-            if touch is not None:
-                commands.append(self.renderer.pointer(touch, self.clock()))
-        commands += [*self.buttons.tick(), self.renderer.tick(self.clock())]
-        for command in commands:
-            if command is not None:
-                self.phase.handle(command)
+        events = pygame.event.get()
+        self.stop = self.stop or any(event.type == pygame.QUIT for event in events)
+        for command in self.inputs.commands(events):
+            self.phase.handle(command)
         if isinstance(self.phase, Setup) and self.phase.started is not None:
             self.phase = self.phase.started
             self._read_next_still = True
@@ -171,22 +160,18 @@ class Loop:
         self.phase.on_reading(reading)
 
     def _draw(self) -> None:
-        import pygame
-
         screen = self.phase.screen()
         if screen != self._drawn:
-            self.renderer.draw(self.surface, screen)
-            pygame.display.flip()
+            self.renderer.draw(self.display.surface, screen)
+            self.display.show()
             self._drawn = screen
             self.notify.status(screen.title)
 
-    def run(self, frame_seconds: float = 0.05, passes: int | None = None) -> None:
-        done = 0
-        while not self.stop and (passes is None or done < passes):
-            began = self.clock()
+    def run(self, frame_seconds: float = 0.05) -> None:
+        while not self.stop:
+            began = time.monotonic()
             self.step()
-            done += 1
-            time.sleep(max(0.0, frame_seconds - (self.clock() - began)))
+            time.sleep(max(0.0, frame_seconds - (time.monotonic() - began)))
 
 
 def open_camera(config: Config) -> Camera:
@@ -224,9 +209,10 @@ def main(argv: Sequence[str]) -> int:
     config = load(args.config)
     for problem in config.problems:
         log.warning("%s", problem)
-    from companion.hardware.buttons import Buttons, open_gpio_buttons, pins_from_config
-    from companion.hardware.display import open_display
+    from companion.hardware.buttons import open_gpio_buttons, pins_from_config
+    from companion.hardware.display import Display
     from companion.hardware.notify import Notifier
+    from companion.ui.inputs import Inputs
     from companion.ui.render import Renderer
 
     driver = config.screen.video_driver()
@@ -239,14 +225,16 @@ def main(argv: Sequence[str]) -> int:
     except (OSError, ValueError) as error:
         print(f"companion run: the game record cannot be read: {error}", file=sys.stderr)
         return 1
-    surface = open_display(config.screen.size)
+    display = Display(config.screen.size, rotation=config.screen.rotation, fullscreen=config.screen.fullscreen)
     gpio = open_gpio_buttons(pins_from_config(config.button_pins))
     camera = open_camera(config)
     try:
         camera.start()
     except CameraError as error:
         log.error("camera: %s", error)
-    loop = Loop(phase, camera, open_observer(config), surface, Renderer(), Buttons(), notify)
+    renderer = Renderer()
+    loop = Loop(phase, camera, open_observer(config), display, renderer,
+                Inputs(renderer, touches=display.pointer), notify)
 
     def stop(signum: int, frame: object) -> None:
         loop.stop = True

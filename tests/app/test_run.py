@@ -23,11 +23,12 @@ from companion.app import journal  # noqa: E402
 from companion.app.controller import Controller  # noqa: E402
 from companion.app.eyes import synthetic_calibration  # noqa: E402
 from companion.app.run import Loop, Setup, resume_or_setup  # noqa: E402
-from companion.hardware.buttons import Buttons, GpioButtons, post_edge  # noqa: E402
-from companion.hardware.display import open_display  # noqa: E402
+from companion.hardware.buttons import GpioButtons, post_edge  # noqa: E402
+from companion.hardware.display import Display  # noqa: E402
 from companion.rules import Game, parse_cell  # noqa: E402
 from companion.tracker import Look, expected_cells  # noqa: E402
 from companion.ui.commands import Key, UiCommand  # noqa: E402
+from companion.ui.inputs import Inputs  # noqa: E402
 from companion.ui.render import Renderer  # noqa: E402
 from vision.camera import SyntheticCamera  # noqa: E402
 from vision.observer import Observer  # noqa: E402
@@ -61,9 +62,9 @@ def loop_with_fakes(tmp_path: Path, now: list[float] | None = None) -> tuple[Loo
     camera.start()
     observer = Observer(synthetic_calibration(pose, SIZE, seed=5), still_frames=2)
     pings = Pings()
-    surface = open_display((800, 480))
-    loop = Loop(resume_or_setup(tmp_path / "games"), camera, observer, surface, Renderer(), Buttons(clock=clock),
-                pings, clock=clock)
+    renderer = Renderer()
+    loop = Loop(resume_or_setup(tmp_path / "games"), camera, observer, Display((800, 480)), renderer,
+                Inputs(renderer, clock=clock), pings)
     return loop, camera, pings
 
 
