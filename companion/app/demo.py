@@ -77,6 +77,7 @@ class Screens:
         self.renderer: Any = None
         self.shots, self.pause, self.window, self.draw = shots, pause, window, draw
         self.saved: dict[str, Path] = {}
+        self._last: Screen | None = None
         if window or shots is not None or draw:
             os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
             if not window:
@@ -102,7 +103,9 @@ class Screens:
             for event in pygame.event.get():
                 if event.type == pygame.QUIT:
                     raise KeyboardInterrupt
-            time.sleep(self.pause)
+            if screen != self._last:  # linger on what changed, so people can follow the game
+                time.sleep(self.pause)
+            self._last = screen
         if self.shots is not None and screen.name not in self.saved:
             path = self.shots / f"{len(self.saved) + 1:02d}-{screen.name}.png"
             pygame.image.save(self.surface, str(path))
