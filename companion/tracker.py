@@ -231,10 +231,6 @@ class Tracker:
             for cell, (wanted, shown, seen) in enumerate(zip(expected, self.shown, reading.cells, strict=True))
         )
 
-    def forget_owed(self, state: GameState) -> None:
-        """The players say the board is as the state wants (after they put it right by hand)."""
-        self.shown = expected_cells(state)
-
     def reconcile(self, state: GameState, reading: BoardReading, *, previous: GameState | None = None,
                   steps_back: int = 1) -> Outcome:
         """Explain `reading` from `state`. `previous` is the state before the last `steps_back` actions,
