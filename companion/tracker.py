@@ -231,10 +231,9 @@ class Tracker:
             for cell, (wanted, shown, seen) in enumerate(zip(expected, self.shown, reading.cells, strict=True))
         )
 
-    def reconcile(self, state: GameState, reading: BoardReading, *, previous: GameState | None = None,
-                  steps_back: int = 1) -> Outcome:
-        """Explain `reading` from `state`. `previous` is the state before the last `steps_back` actions,
-        so a board put back the way it was is offered as a takeback."""
+    def reconcile(self, state: GameState, reading: BoardReading, *, earlier: Sequence[GameState] = ()) -> Outcome:
+        """Explain `reading` from `state`. `earlier` are the states before each of the last actions (the
+        latest last), so a board put back the way it was is offered as a takeback."""
         if not reading.ok:
             return Unclear(reading.message or reading.status.value)
         if len(reading.cells) != CELLS:
@@ -254,8 +253,9 @@ class Tracker:
         changed = [c for c in range(CELLS) if not expected[c].fits(seen[c]) and not self.shown[c].fits(seen[c])]
         if not changed:
             return Steady(tuple(o for o in self.owed(state) if not o.wanted.fits(seen[o.cell])))
-        if previous is not None and self._fits(expected_cells(previous), seen, frozenset(range(CELLS))):
-            return Takeback(steps_back)
+        for steps, before in enumerate(reversed(earlier), start=1):
+            if self._fits(expected_cells(before), seen, owed_now):
+                return Takeback(steps)
         if len(changed) > MOST_CHANGED:
             return self._mismatch(state, expected, seen, changed)
         full, partial = self._explain(state, seen, changed, owed_now)

@@ -69,8 +69,7 @@ class Controller:
     reading: BoardReading | None = None  # the last usable reading, re-examined after each decision
     looking: str = ""  # a word for the status line while the camera waits for a clear view
     corrections: dict[int, CellClass] = field(default_factory=dict)  # named by the players, until a hand moves
-    _before: GameState | None = None  # the state before the last actions the camera explained
-    _steps: int = 0
+    _earlier: list[GameState] = field(default_factory=list)  # before each action the camera just explained
 
     def __post_init__(self) -> None:
         self.tracker = Tracker.start(self.game.state)
@@ -108,7 +107,7 @@ class Controller:
         tracker = self.tracker
         raw, reading = reading, self._corrected(reading)
         self.looking = ""
-        outcome = tracker.reconcile(self.state, reading, previous=self._before, steps_back=self._steps)
+        outcome = tracker.reconcile(self.state, reading, earlier=self._earlier)
         if isinstance(outcome, Unclear):
             self.looking = outcome.message
             if outcome.ask:
@@ -146,15 +145,16 @@ class Controller:
             self.ui = UiState()
 
     def _play_seen(self, actions: Sequence[Action], reading: BoardReading) -> None:
-        before = self.state
+        earlier: list[GameState] = []
         events: list[Event] = []
         for action in actions:
+            earlier.append(self.state)
             new = self._apply(action, reading)
             if new is None:
                 return
             events += new
         self.tracker.commit(self.state, reading)
-        self._before, self._steps = before, len(actions)
+        self._earlier = earlier
         self._after(events)
 
     # --- from the players -------------------------------------------------------------------------
@@ -194,29 +194,32 @@ class Controller:
         if events is None:
             return
         self.tracker.commit(self.state)  # the table has not changed: what the rules removed is now owed
-        self._before, self._steps = None, 0
+        self._earlier = []
         self.asking = None
         self._after(events)
         if self.reading is not None:
             self._reconcile(self.reading)  # the rest of a quick double action may now be explained
 
     def take_back(self) -> None:
-        try:
-            self.record.undo(self.game)
-        except CompanionError as error:  # nothing to take back
-            self.moment = Moment("error", error=error)
-            return
-        except OSError as error:
-            self.moment = _saving_failed(error)
-            return
-        if self.moment is not None and self.moment.kind == "takeback" and self.reading is not None:
+        """Undo the last action, or as many as the board was seen to go back by."""
+        moment = self.moment
+        steps = moment.outcome.steps if moment is not None and isinstance(moment.outcome, Takeback) else 1
+        for _ in range(steps):
+            try:
+                self.record.undo(self.game)
+            except CompanionError as error:  # nothing to take back
+                self.moment = Moment("error", error=error)
+                return
+            except OSError as error:
+                self.moment = _saving_failed(error)
+                return
+            if self._earlier:
+                self._earlier.pop()
+        if moment is not None and moment.kind == "takeback" and self.reading is not None:
             self.tracker.commit(self.state, self.reading)  # the players already put the board back
         self.moment = None
         self.events, self.notice, self.asking = (), None, None
         self.ui = UiState()
-        self._steps = max(0, self._steps - 1)
-        if self._steps == 0:
-            self._before = None
 
     def _navigate(self, where: str) -> None:
         if where in ("swap", "scores"):

@@ -272,7 +272,12 @@ def test_a_board_put_back_is_offered_as_a_takeback() -> None:
     game.apply("tile red F11")
     tracker = Tracker.start(before)
     tracker.commit(game.state, seen(game.state))
-    assert tracker.reconcile(game.state, seen(before), previous=before) == Takeback(1)
+    assert tracker.reconcile(game.state, seen(before), earlier=[before]) == Takeback(1)
+    game.apply("tile red G11")
+    tracker.commit(game.state, seen(game.state))
+    after_first = played("tile red F11").state
+    assert tracker.reconcile(game.state, seen(before), earlier=[before, after_first]) == Takeback(2)
+    assert tracker.reconcile(game.state, seen(after_first), earlier=[before, after_first]) == Takeback(1)
 
 
 def test_an_unreadable_square_no_one_can_change_now_does_not_stop_play() -> None:
