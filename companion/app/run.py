@@ -16,7 +16,7 @@ import signal
 import sys
 import time
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Protocol
 
@@ -64,7 +64,11 @@ class Setup:
                                 if not want.fits(seen))
 
     def screen(self) -> Screen:
-        return wizard.setup(self.draft, self.ui, differ=self.differ)
+        screen = wizard.setup(self.draft, self.ui, differ=self.differ)
+        if self.draft.step != "camera" or (self.reading is not None and self.reading.ok):
+            return screen
+        why = self.reading.message if self.reading is not None else "no picture yet"
+        return replace(screen, lines=(screen.lines[0], f"The camera cannot check the board yet: {why}"))
 
     def handle(self, command: UiCommand) -> None:
         command = self.screen().resolve(command) or command

@@ -76,9 +76,11 @@ def test_the_loop_sets_up_a_game_and_follows_the_board(tmp_path: Path) -> None:
     for what, which in (("players", 2), ("dynasty", "lion"), ("dynasty", "pot"), ("board", "standard"),
                         ("scores", "hidden")):
         setup.handle(UiCommand.choose(what, which))
+    assert "The camera cannot check the board yet: no picture yet" in setup.screen().lines
     for _ in range(4):
         loop.step()
     assert setup.screen().name == "setup_camera" and setup.reading is not None and setup.differ == ()
+    assert "The camera sees the set-up: all good." in setup.screen().lines
     gpio = GpioButtons(post_edge, {Key.OK: 13}, pin_factory=MockFactory(), clock=lambda: now[0])
     try:
         pin = gpio._buttons[0].pin
