@@ -161,8 +161,9 @@ class Controller:
 
     def handle(self, command: UiCommand) -> None:
         """A raw command from a touch, a button or a key."""
-        # Only a raw key or a tap means something that depends on the screen shown.
-        resolved = self.screen().resolve(command) if command.verb in (Verb.KEY, Verb.TAP) else command
+        # Only raw keys and taps mean something that depends on the screen shown.
+        raw = command.verb in (Verb.KEY, Verb.TAP, Verb.RELEASE)
+        resolved = self.screen().resolve(command) if raw else command
         if resolved is None:
             return
         new_ui = self.ui.apply(resolved)

@@ -10,7 +10,7 @@ from companion.app.table import reading_of
 from companion.rules import Action, Event, Game, PendingKind, parse_cell, position
 from companion.rules.pieces import BLACK, GREEN, RED
 from companion.tracker import Look, expected_cells
-from companion.ui.commands import UNDO, Key, UiCommand
+from companion.ui.commands import UNDO, Key, UiCommand, Verb
 from vision.reading import BoardReading, CellClass, CellReading, ReadStatus
 
 KINGDOMS = """
@@ -236,3 +236,16 @@ def test_a_hidden_marker_is_said_on_the_screen() -> None:
     assert "Camera: The board moved and a marker is hidden." in controller.screen().lines
     controller.on_reading(board_after())
     assert not any(line.startswith("Camera:") for line in controller.screen().lines)
+
+
+def test_a_player_peeks_at_hidden_scores_with_a_long_press() -> None:
+    controller = Controller(Game.new(2, hidden_hands=True))
+    controller.handle(UiCommand.nav("scores"))
+    screen = controller.screen()
+    assert screen.name == "scores"
+    seat = next(i for i, b in enumerate(screen.buttons) if b.hold is not None)
+    controller.handle(UiCommand.focus(seat))
+    controller.handle(UiCommand.key(Key.OK, long=True))
+    assert controller.ui.peek is not None
+    controller.handle(UiCommand(Verb.RELEASE, Key.OK))
+    assert controller.ui.peek is None
