@@ -13,6 +13,7 @@ from dataclasses import dataclass, field, replace
 from datetime import datetime
 from typing import Protocol
 
+from companion.app.hand_tally import HandTally
 from companion.rules import Action, CompanionError, Event, EventKind, Game, GameState, IllegalAction, parse_cell
 from companion.tracker import Ambiguous, Explained, Mismatch, Outcome, Owed, Steady, Takeback, Tracker, Unclear
 from companion.ui import messages, screens
@@ -50,7 +51,8 @@ _CAMERA_TROUBLE = frozenset({ReadStatus.NO_BOARD, ReadStatus.BOARD_MOVED, ReadSt
 class Moment:
     """Something that stops the normal flow until the players deal with it."""
 
-    kind: str  # "mismatch", "unclear", "ambiguous", "takeback", "error", "disk_full", "camera", "resuming"
+    kind: str  # "mismatch", "unclear", "ambiguous", "takeback", "correct", "error", "disk_full", "camera",
+    # "resuming"
     outcome: Outcome | None = None
     error: Exception | None = None
     started: datetime | None = None
@@ -70,6 +72,8 @@ class Controller:
     looking: str = ""  # a word for the status line while the camera waits for a clear view
     corrections: dict[int, CellClass] = field(default_factory=dict)  # named by the players, until a hand moves
     _earlier: list[GameState] = field(default_factory=list)  # before each action the camera just explained
+    hand_tally: HandTally | None = None  # the players chose to tally by hand from the menu
+    new_game: bool = False  # the players asked for a new game: the main loop goes back to the set-up
 
     def __post_init__(self) -> None:
         self.tracker = Tracker.start(self.game.state)
@@ -161,6 +165,10 @@ class Controller:
 
     def handle(self, command: UiCommand) -> None:
         """A raw command from a touch, a button or a key."""
+        if self.hand_tally is not None:
+            self.hand_tally.handle(command)
+            self.new_game = self.hand_tally.new_game
+            return
         # Only raw keys and taps mean something that depends on the screen shown.
         raw = command.verb in (Verb.KEY, Verb.TAP, Verb.RELEASE)
         resolved = self.screen().resolve(command) if raw else command
@@ -182,7 +190,7 @@ class Controller:
         elif verb is Verb.TAP and isinstance(value, int):
             self.ui = replace(self.ui, pick=value) if self.moment is not None else self.ui
         elif verb is Verb.MENU:
-            self.asking = "scores" if self.asking is None else None
+            self.asking = "menu" if self.asking is None else None
 
     def decide(self, text: str) -> None:
         """An action the camera cannot see: swap, pass, support, war order, monument, treasure."""
@@ -223,8 +231,14 @@ class Controller:
         self.ui = UiState()
 
     def _navigate(self, where: str) -> None:
-        if where in ("swap", "scores"):
+        if where in ("swap", "scores", "menu"):
             self.asking = where
+        elif where == "manual":
+            self.asking, self.hand_tally = None, HandTally.of([p.name for p in self.state.players])
+        elif where == "new":
+            self.new_game = True
+        elif where == "correct":
+            self.asking, self.moment, self.ui = None, Moment("correct"), UiState()
         elif where in ("close", "done", "retry", "recheck", "back"):
             if self.moment is not None and self.moment.kind in ("error", "resuming", "disk_full", "camera"):
                 self.moment = None
@@ -288,6 +302,8 @@ class Controller:
     # --- what the players see ---------------------------------------------------------------------
 
     def screen(self) -> Screen:
+        if self.hand_tally is not None:
+            return self.hand_tally.screen()
         state = self.state
         moment = self.moment
         if moment is not None:
@@ -326,6 +342,8 @@ class Controller:
             return messages.camera_lost()
         if moment.kind == "error" and moment.error is not None:
             return messages.error(moment.error)
+        if moment.kind == "correct":
+            return messages.correct(state, self.ui.pick if self.ui.pick is not None else 0, (), self.ui)
         if moment.kind == "resuming" and moment.started is not None:
             return messages.resuming(moment.started, len(self.game.actions))
         if isinstance(outcome, Mismatch):

@@ -23,6 +23,7 @@ from typing import Any, Protocol
 from companion.app import journal
 from companion.app.config import Config, load
 from companion.app.controller import Controller, Moment
+from companion.app.hand_tally import HandTally
 from companion.rules import Game
 from companion.tracker import expected_cells
 from companion.ui import wizard
@@ -55,6 +56,7 @@ class Setup:
         self.reading: BoardReading | None = None
         self.started: Controller | None = None
         self.looking = ""
+        self.hand_tally: HandTally | None = None  # a game not followed from the start, tallied by hand
 
     def on_reading(self, reading: BoardReading) -> None:
         self.reading = reading
@@ -64,6 +66,8 @@ class Setup:
                                 if not want.fits(seen))
 
     def screen(self) -> Screen:
+        if self.hand_tally is not None:
+            return self.hand_tally.screen()
         screen = wizard.setup(self.draft, self.ui, differ=self.differ)
         if self.draft.step != "camera" or (self.reading is not None and self.reading.ok):
             return screen
@@ -71,7 +75,18 @@ class Setup:
         return replace(screen, lines=(screen.lines[0], f"The camera cannot check the board yet: {why}"))
 
     def handle(self, command: UiCommand) -> None:
+        if self.hand_tally is not None:
+            self.hand_tally.handle(command)
+            if self.hand_tally.new_game:
+                self.hand_tally = None
+            return
         command = self.screen().resolve(command) or command
+        if command.verb is Verb.MENU and self.draft.players:  # the menu of the set-up: tally by hand
+            names = [d.capitalize() for d in self.draft.dynasties]
+            if len(names) != self.draft.players:
+                names = [f"Player {seat + 1}" for seat in range(self.draft.players)]
+            self.hand_tally = HandTally.of(names)
+            return
         new_ui = self.ui.apply(command)
         if new_ui is not None:
             self.ui = new_ui
@@ -120,6 +135,7 @@ class Loop:
     renderer: Any  # companion.ui.render.Renderer
     inputs: Any  # companion.ui.inputs.Inputs: keys, GPIO edges and touches → commands
     notify: Notify
+    records: Path  # where game records are kept
     stop: bool = False
     _read_next_still: bool = True  # the board moved since the last reading (or nothing was read yet)
     _drawn: Screen | None = field(default=None, repr=False)
@@ -138,6 +154,8 @@ class Loop:
         if isinstance(self.phase, Setup) and self.phase.started is not None:
             self.phase = self.phase.started
             self._read_next_still = True
+        elif isinstance(self.phase, Controller) and self.phase.new_game:
+            self.phase = Setup(self.records, self.phase.game.config.board)
         self._draw()
 
     def _look(self) -> None:
@@ -238,7 +256,7 @@ def main(argv: Sequence[str]) -> int:
         log.error("camera: %s", error)
     renderer = Renderer()
     loop = Loop(phase, camera, open_observer(config), display, renderer,
-                Inputs(renderer, touches=display.pointer), notify)
+                Inputs(renderer, touches=display.pointer), notify, records)
 
     def stop(signum: int, frame: object) -> None:
         loop.stop = True

@@ -249,3 +249,33 @@ def test_a_player_peeks_at_hidden_scores_with_a_long_press() -> None:
     assert controller.ui.peek is not None
     controller.handle(UiCommand(Verb.RELEASE, Key.OK))
     assert controller.ui.peek is None
+
+
+def test_the_menu_leads_to_a_tally_by_hand_and_a_new_game() -> None:
+    controller = Controller(Game.new(2, hidden_hands=True))
+    controller.handle(UiCommand(Verb.MENU))
+    assert controller.screen().name == "menu"
+    controller.handle(UiCommand.nav("manual"))
+    assert controller.screen().name == "manual_tally"
+    for points in (5, 6, 7, 8, 2):  # Player 1: red, blue, green, black, treasures
+        controller.handle(UiCommand.choose("points", points))
+        controller.handle(UiCommand.nav("next"))
+    controller.handle(UiCommand.choose("points", 9))  # Player 2: 9 red, nothing else
+    controller.handle(UiCommand.nav("tally"))
+    screen = controller.screen()
+    assert screen.name == "tally"
+    assert screen.lines[1].startswith("1. Player 1: 6")  # 5 6 7 8 and 2 treasures: at best 7 6 7 8
+    controller.handle(UiCommand.key(Key.OK))
+    assert controller.new_game
+
+
+def test_correct_a_square_from_the_menu() -> None:
+    controller = Controller(kingdoms())
+    reading = board_after(changes={"F11": CellClass.UNKNOWN})
+    controller.on_reading(BoardReading(reading.status, reading.cells, True))  # confidently unknown: a misread
+    assert controller.screen().name == "mismatch"
+    controller.handle(UiCommand.nav("correct"))
+    controller.handle(UiCommand.tap(parse_cell("F11")))
+    assert controller.screen().title == "What stands on F11?"
+    controller.handle(UiCommand.choose("correct", "F11 empty land"))
+    assert controller.moment is None and controller.screen().name == "turn"

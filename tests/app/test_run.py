@@ -27,7 +27,7 @@ from companion.hardware.buttons import GpioButtons, post_edge  # noqa: E402
 from companion.hardware.display import Display  # noqa: E402
 from companion.rules import Game, parse_cell  # noqa: E402
 from companion.tracker import Look, expected_cells  # noqa: E402
-from companion.ui.commands import Key, UiCommand  # noqa: E402
+from companion.ui.commands import Key, UiCommand, Verb  # noqa: E402
 from companion.ui.inputs import Inputs  # noqa: E402
 from companion.ui.render import Renderer  # noqa: E402
 from vision.camera import SyntheticCamera  # noqa: E402
@@ -64,7 +64,7 @@ def loop_with_fakes(tmp_path: Path, now: list[float] | None = None) -> tuple[Loo
     pings = Pings()
     renderer = Renderer()
     loop = Loop(resume_or_setup(tmp_path / "games"), camera, observer, Display((800, 480)), renderer,
-                Inputs(renderer, clock=clock), pings)
+                Inputs(renderer, clock=clock), pings, tmp_path / "games")
     return loop, camera, pings
 
 
@@ -144,3 +144,11 @@ def test_companion_run_is_ready_pings_the_watchdog_and_stops_on_sigterm(tmp_path
         sink.close()
     assert process.returncode == 0, output
     assert "stopped cleanly" in output
+
+
+def test_the_set_up_menu_offers_a_tally_by_hand(tmp_path: Path) -> None:
+    setup = Setup(tmp_path)
+    setup.handle(UiCommand.choose("players", 3))
+    setup.handle(UiCommand(Verb.MENU))
+    assert setup.screen().name == "manual_tally"
+    assert setup.screen().title.startswith("Player 1:")
