@@ -14,7 +14,17 @@ from datetime import datetime
 from typing import Protocol
 
 from companion.app.hand_tally import HandTally
-from companion.rules import Action, CompanionError, Event, EventKind, Game, GameState, IllegalAction, parse_cell
+from companion.rules import (
+    Action,
+    CompanionError,
+    Event,
+    EventKind,
+    Game,
+    GameState,
+    IllegalAction,
+    PendingKind,
+    parse_cell,
+)
 from companion.tracker import Ambiguous, Explained, Mismatch, Outcome, Owed, Steady, Takeback, Tracker, Unclear
 from companion.ui import messages, screens
 from companion.ui.board import board_view, marks
@@ -309,12 +319,12 @@ class Controller:
         if moment is not None:
             return self._moment_screen(moment)
         view = screens.TableView(state, self.game.config, self.ui, self.events, self.asking)
-        if self.asking is None and self.notice == "result" and state.pending.kind.name == "ACTION":
+        if self.asking is None and self.notice == "result" and state.pending.kind is PendingKind.ACTION:
             if self.owed:
                 return screens.result(view)
             self.notice = None
         owed = self.owed
-        if self.asking is None and owed and state.pending.kind.name in ("ACTION", "GAME_OVER"):
+        if self.asking is None and owed and state.pending.kind in (PendingKind.ACTION, PendingKind.GAME_OVER):
             return self._on_board(messages.message(
                 "Put the board right", *(f"Please {o}." for o in owed),
                 "The camera checks it: play goes on when it is done.",
