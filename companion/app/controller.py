@@ -264,7 +264,7 @@ class Controller:
             options = self.moment.outcome.options
             if which.isdigit() and int(which) < len(options) and self.reading is not None:
                 self.moment = None
-                self._play_seen(options[int(which)], self.reading)
+                self._play_seen(options[int(which)], self._corrected(self.reading))
         elif what == "correct" and self.reading is not None:
             self.correct(which)
 
