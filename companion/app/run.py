@@ -139,7 +139,9 @@ class Loop:
     stop: bool = False
     _read_next_still: bool = True  # the board moved since the last reading (or nothing was read yet)
     _drawn: Screen | None = field(default=None, repr=False)
+    camera_retry: float = 2.0  # seconds between attempts to restart a camera that stopped
     _camera_ok: bool = True
+    _retry_at: float = 0.0
 
     def step(self) -> None:
         """One pass of the main loop."""
@@ -159,25 +161,34 @@ class Loop:
         self._draw()
 
     def _look(self) -> None:
+        if not self._camera_ok and time.monotonic() < self._retry_at:
+            return
         try:
+            if not self._camera_ok:  # unplugged and plugged back, or a driver hiccup: start it afresh
+                self.camera.close()
+                self.camera.start()
             still, reading = read_when_still(self.camera, self.observer,
                                              again=self._read_next_still or bool(self.phase.looking))
-            if not still:
-                self._read_next_still = True
-                if isinstance(self.phase, Controller):
-                    self.phase.on_motion()
-            if reading is None:
-                return
         except CameraError as error:
             if self._camera_ok:
                 log.error("camera: %s", error)
             self._camera_ok = False
+            self._retry_at = time.monotonic() + self.camera_retry
             if isinstance(self.phase, Controller):
                 self.phase.moment = Moment("camera", error=error)
             return
-        if not self._camera_ok and isinstance(self.phase, Controller):
-            self.phase.moment = None
-        self._camera_ok = True
+        if not self._camera_ok:
+            log.info("camera: pictures again")
+            self._camera_ok, self._read_next_still = True, True
+            if isinstance(self.phase, Controller) and self.phase.moment is not None \
+                    and self.phase.moment.kind == "camera":
+                self.phase.moment = None
+        if not still:
+            self._read_next_still = True
+            if isinstance(self.phase, Controller):
+                self.phase.on_motion()
+        if reading is None:
+            return
         self._read_next_still = not reading.ok
         self.phase.on_reading(reading)
 

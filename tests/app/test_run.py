@@ -30,7 +30,7 @@ from companion.tracker import Look, expected_cells  # noqa: E402
 from companion.ui.commands import Key, UiCommand, Verb  # noqa: E402
 from companion.ui.inputs import Inputs  # noqa: E402
 from companion.ui.render import Renderer  # noqa: E402
-from vision.camera import SyntheticCamera  # noqa: E402
+from vision.camera import CameraError, SyntheticCamera  # noqa: E402
 from vision.observer import Observer  # noqa: E402
 from vision.reading import CellClass  # noqa: E402
 from vision.synthetic import CameraPose, CellTruth, Scene  # noqa: E402
@@ -108,15 +108,45 @@ def test_the_loop_sets_up_a_game_and_follows_the_board(tmp_path: Path) -> None:
     assert [str(a) for a in journal.resume(record).game.actions] == ["tile red F11"]
 
 
-def test_an_unplugged_camera_is_shown_and_the_game_kept(tmp_path: Path) -> None:
+class Cable:
+    """A camera whose cable can be pulled and put back."""
+
+    def __init__(self, camera: SyntheticCamera) -> None:
+        self.camera, self.pulled, self.starts = camera, False, 0
+
+    def start(self) -> None:
+        self.starts += 1
+        if self.pulled:
+            raise CameraError("No camera found. Check its cable.")
+        self.camera.start()
+
+    def close(self) -> None:
+        self.camera.close()
+
+    def capture_small(self) -> object:
+        if self.pulled:
+            raise CameraError("The camera stopped sending pictures. Check its cable.")
+        return self.camera.capture_small()
+
+    def capture(self) -> object:
+        return self.camera.capture()
+
+
+def test_an_unplugged_camera_is_shown_the_game_kept_and_the_camera_restarted(tmp_path: Path) -> None:
     game = Game.new(2, hidden_hands=True)
     journal.Journal.start(tmp_path / "games", game).close()
     loop, camera, _ = loop_with_fakes(tmp_path)
+    cable = Cable(camera)
+    loop.camera, loop.camera_retry = cable, 0.0  # type: ignore[assignment]
     assert isinstance(loop.phase, Controller) and loop.phase.screen().name == "resuming"
     loop.phase.handle(UiCommand.key(Key.OK))
-    camera.unplug()
+    cable.pulled = True
     loop.step()
-    assert loop.phase.screen().name == "camera_lost"
+    loop.step()
+    assert loop.phase.screen().name == "camera_lost" and cable.starts == 1
+    cable.pulled = False
+    loop.step()
+    assert cable.starts == 2 and loop.phase.screen().name != "camera_lost"
 
 
 def test_companion_run_is_ready_pings_the_watchdog_and_stops_on_sigterm(tmp_path: Path) -> None:
