@@ -51,6 +51,7 @@ class MemoryRecord:
         return game.undo()
 
 
+FEW_SQUARES = 6  # unreadable squares the players are asked to name one by one; more, and the light is asked about
 # Events after which the players see the result before going on.
 _RESULTS = frozenset({EventKind.CONFLICT_WON, EventKind.PIECES_REMOVED, EventKind.LEADER_EXILED})
 _CAMERA_TROUBLE = frozenset({ReadStatus.NO_BOARD, ReadStatus.BOARD_MOVED, ReadStatus.BAD_FRAME,
@@ -340,8 +341,11 @@ class Controller:
         return replace(screen, lines=(*screen.lines, f"Camera: {self.looking}."))
 
     def _on_board(self, screen: Screen, kind: MarkKind, cells: Sequence[int]) -> Screen:
-        """A message with the board picture beside it, the squares concerned marked."""
-        return replace(screen, status=screens.status(self.state), board=board_view(self.state, marks(kind, cells)))
+        """A message with the board picture beside it, the squares concerned marked, and the button the
+        up/down keys moved to highlighted."""
+        focus = self.ui.focus % len(screen.buttons) if self.ui.focus is not None and screen.buttons else screen.focus
+        return replace(screen, status=screens.status(self.state), board=board_view(self.state, marks(kind, cells)),
+                       focus=focus)
 
     def _moment_screen(self, moment: Moment) -> Screen:
         state = self.state
@@ -360,7 +364,16 @@ class Controller:
             rule = IllegalAction("board", outcome.rule, outcome.page) if outcome.rule else None
             return messages.mismatch(state, outcome.cells, rule, self.ui)
         if isinstance(outcome, Unclear):
-            return messages.mismatch(state, outcome.cells, None, self.ui)
+            if self.ui.pick is not None or len(outcome.cells) <= FEW_SQUARES:
+                return messages.mismatch(state, outcome.cells, None, self.ui)
+            # Too many to correct one by one: most likely the light or something over the board.
+            return self._on_board(messages.message(
+                f"The camera cannot read {len(outcome.cells)} squares",
+                "Is the light right, and nothing over the board or casting a shadow on it?",
+                tone=Tone.WARNING, name="unreadable",
+                buttons=(Button("Look again", UiCommand.nav("recheck"), primary=True),
+                         Button("Correct them one by one", UiCommand.pick(outcome.cells[0])))),
+                MarkKind.DIFFERS, outcome.cells)
         if isinstance(outcome, Ambiguous):
             buttons = tuple(Button(" then ".join(str(a) for a in option), UiCommand.choose("explain", i))
                             for i, option in enumerate(outcome.options))

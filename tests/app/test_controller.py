@@ -279,3 +279,22 @@ def test_correct_a_square_from_the_menu() -> None:
     assert controller.screen().title == "What stands on F11?"
     controller.handle(UiCommand.choose("correct", "F11 empty land"))
     assert controller.moment is None and controller.screen().name == "turn"
+
+
+def test_a_board_the_camera_cannot_read_asks_about_the_light_first() -> None:
+    controller = Controller(kingdoms())
+    reading = board_after()
+    dark = [parse_cell(n) for n in ("E4", "F4", "G4", "H4", "I4", "J4", "K4")]
+    cells = list(reading.cells)
+    for cell in dark:
+        cells[cell] = CellReading(CellClass.UNKNOWN, 0.2)
+    unclear = BoardReading(reading.status, tuple(cells), True, low_confidence=tuple(dark))
+    for _ in range(3):
+        controller.on_reading(unclear)
+    screen = controller.screen()
+    assert screen.name == "unreadable" and screen.title == "The camera cannot read 7 squares"
+    controller.handle(UiCommand.key(Key.DOWN))
+    controller.handle(UiCommand.key(Key.OK))  # "Correct them one by one"
+    assert controller.screen().name == "correct"
+    controller.on_reading(reading)  # the lamp came back on
+    assert controller.screen().name == "turn"
