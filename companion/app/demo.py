@@ -141,10 +141,6 @@ def press(controller: Controller, command: str) -> None:
     controller.handle(wanted)
 
 
-def _table_words(actions: Sequence[Action]) -> tuple[str, ...]:
-    return tuple(str(a) for a in actions)
-
-
 def answer(table: Table, controller: Controller, move: Move) -> bool:
     """The players deal with what the companion asks; False when they cannot help it."""
     moment = controller.moment
@@ -152,9 +148,11 @@ def answer(table: Table, controller: Controller, move: Move) -> bool:
         return True
     outcome = moment.outcome
     if isinstance(outcome, Ambiguous):
-        truth = _table_words(move.actions)
-        for index, option in enumerate(outcome.options):
-            if _table_words(option) == truth:
+        for index, option in enumerate(outcome.options):  # the players know what they did
+            game = Game.from_state(controller.game.config, controller.state)
+            for action in option:
+                game.apply(action)
+            if table.agrees(game.state):
                 controller.handle(UiCommand.choose("explain", index))
                 return True
         return False
