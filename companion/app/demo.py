@@ -141,7 +141,7 @@ def press(controller: Controller, command: str) -> None:
     controller.handle(wanted)
 
 
-def answer(table: Table, controller: Controller, move: Move) -> bool:
+def answer(table: Table, controller: Controller) -> bool:
     """The players deal with what the companion asks; False when they cannot help it."""
     moment = controller.moment
     if moment is None:
@@ -193,7 +193,7 @@ def play(table: Table, controller: Controller, eyes: Eyes, screens_: Screens, st
         else:
             press(controller, move.command)
             screens_.show(controller.screen())
-        helped = _settle(table, controller, eyes, screens_, stats, move)
+        helped = _settle(table, controller, eyes, screens_, stats)
         if move.by_hand and move.actions:
             stats.seen += len(move.actions)
             if helped:
@@ -206,7 +206,7 @@ def play(table: Table, controller: Controller, eyes: Eyes, screens_: Screens, st
     raise DemoError(f"the game did not end within {limit} moves")
 
 
-def _settle(table: Table, controller: Controller, eyes: Eyes, screens_: Screens, stats: Stats, move: Move) -> bool:
+def _settle(table: Table, controller: Controller, eyes: Eyes, screens_: Screens, stats: Stats) -> bool:
     """Until the companion is satisfied: another look when it could not see clearly, an answer when it
     asks. True when the players had to help."""
     helped = False
@@ -214,7 +214,7 @@ def _settle(table: Table, controller: Controller, eyes: Eyes, screens_: Screens,
         if controller.moment is not None:
             stats.prompts[controller.moment.kind] += 1
             helped = True
-            if not answer(table, controller, move):
+            if not answer(table, controller):
                 raise DemoError(f"the players cannot answer the {controller.screen().name!r} screen "
                                 f"({controller.moment})")
         elif controller.looking:
