@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any, Protocol
 
 from companion.app.controller import Controller
-from companion.app.table import Move, Table
+from companion.app.table import Table
 from companion.rules import Action, BuildMonument, CompanionError, Game, PlayerScore, cell_name, final_scores, replay
 from companion.tracker import Ambiguous, Look, Mismatch, Unclear
 from companion.ui import screens
