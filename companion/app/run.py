@@ -10,10 +10,10 @@ the dummy video driver and gpiozero's MockFactory.
 from __future__ import annotations
 
 import argparse
+import errno
 import logging
 import os
 import signal
-import sys
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
@@ -24,9 +24,9 @@ from companion.app import journal
 from companion.app.config import Config, load
 from companion.app.controller import Controller, Moment
 from companion.app.hand_tally import HandTally
-from companion.rules import Game
+from companion.rules import CompanionError, Game
 from companion.tracker import expected_cells
-from companion.ui import wizard
+from companion.ui import messages, wizard
 from companion.ui.commands import UiCommand, Verb
 from companion.ui.model import Screen, UiState
 from vision.camera import Camera, CameraError
@@ -57,6 +57,7 @@ class Setup:
         self.started: Controller | None = None
         self.looking = ""
         self.hand_tally: HandTally | None = None  # a game not followed from the start, tallied by hand
+        self.problem: Exception | None = None  # a game record that cannot be read or written, in words
 
     def on_reading(self, reading: BoardReading) -> None:
         self.reading = reading
@@ -66,6 +67,8 @@ class Setup:
                                 if not want.fits(seen))
 
     def screen(self) -> Screen:
+        if self.problem is not None:
+            return messages.disk_full() if _disk_full(self.problem) else messages.error(self.problem)
         if self.hand_tally is not None:
             return self.hand_tally.screen()
         screen = wizard.setup(self.draft, self.ui, differ=self.differ)
@@ -75,6 +78,10 @@ class Setup:
         return replace(screen, lines=(screen.lines[0], f"The camera cannot check the board yet: {why}"))
 
     def handle(self, command: UiCommand) -> None:
+        if self.problem is not None:
+            if (self.screen().resolve(command) or command).verb is Verb.NAV:  # OK / Try again
+                self.problem = None
+            return
         if self.hand_tally is not None:
             self.hand_tally.handle(command)
             if self.hand_tally.new_game:
@@ -98,15 +105,29 @@ class Setup:
             self.on_reading(self.reading)
         elif command.verb is Verb.NAV and command.value == "start":
             game = Game(self.draft.config())
-            self.started = Controller(game, journal.Journal.start(self.records, game))
+            try:
+                self.started = Controller(game, journal.Journal.start(self.records, game))
+            except OSError as error:  # JournalError: a full or read-only card, said in words
+                self.problem = error
+
+
+def _disk_full(error: Exception) -> bool:
+    return isinstance(error, OSError) and error.errno == errno.ENOSPC
 
 
 def resume_or_setup(records: Path, board: str = "standard") -> Controller | Setup:
-    """The unfinished game in `records`, resumed (its board checked by the camera next), or a new set-up."""
-    path = journal.unfinished(records)
-    if path is None:
+    """The unfinished game in `records`, resumed (its board checked by the camera next), or a new set-up
+    — which first says why, when the last record cannot be read (the file is kept as it is)."""
+    try:
+        path = journal.unfinished(records)
+        resumed = None if path is None else journal.resume(path)
+    except (OSError, ValueError, CompanionError) as error:
+        log.error("%s", error)
+        setup = Setup(records, board)
+        setup.problem = error
+        return setup
+    if resumed is None:
         return Setup(records, board)
-    resumed = journal.resume(path)
     for warning in resumed.warnings:
         log.warning("%s", warning)
     controller = Controller(resumed.game, resumed.journal)
@@ -253,11 +274,7 @@ def main(argv: Sequence[str]) -> int:
         os.environ["SDL_VIDEODRIVER"] = driver
     notify = Notifier()
     records = config.state_dir / GAMES
-    try:
-        phase = resume_or_setup(records, config.game.board)
-    except (OSError, ValueError) as error:
-        print(f"companion run: the game record cannot be read: {error}", file=sys.stderr)
-        return 1
+    phase = resume_or_setup(records, config.game.board)
     display = Display(config.screen.size, rotation=config.screen.rotation, fullscreen=config.screen.fullscreen)
     gpio = open_gpio_buttons(pins_from_config(config.button_pins))
     camera = open_camera(config)

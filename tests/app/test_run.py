@@ -182,3 +182,31 @@ def test_the_set_up_menu_offers_a_tally_by_hand(tmp_path: Path) -> None:
     setup.handle(UiCommand(Verb.MENU))
     assert setup.screen().name == "manual_tally"
     assert setup.screen().title.startswith("Player 1:")
+
+
+def test_a_damaged_record_is_said_and_kept_and_a_new_game_can_start(tmp_path: Path) -> None:
+    games = tmp_path / "games"
+    game = Game.new(2, hidden_hands=True)
+    with journal.Journal.start(games, game) as record:
+        for action in ("tile red F11", "pass"):
+            record.apply(game, action)
+    path = next(games.glob("*.jsonl"))
+    lines = path.read_bytes().splitlines(keepends=True)
+    damaged = lines[0] + b"{this is not a line of the record}\n" + b"".join(lines[1:])
+    path.write_bytes(damaged)
+    setup = resume_or_setup(games)
+    assert isinstance(setup, Setup) and setup.screen().name == "error"
+    setup.handle(UiCommand.key(Key.OK))
+    assert setup.screen().name == "setup_players"
+    assert path.read_bytes() == damaged
+
+
+def test_a_record_that_cannot_be_written_is_said_before_the_game_starts(tmp_path: Path) -> None:
+    blocked = tmp_path / "games"
+    blocked.write_text("a file where the folder of game records should be")
+    setup = Setup(blocked)
+    for what, which in (("players", 2), ("dynasty", "lion"), ("dynasty", "pot"), ("board", "standard"),
+                        ("scores", "hidden")):
+        setup.handle(UiCommand.choose(what, which))
+    setup.handle(UiCommand.nav("start"))
+    assert setup.started is None and setup.screen().name == "error"
