@@ -118,11 +118,11 @@ class Controller:
         """A hand went over the board: what the players said about unreadable squares may be stale."""
         self.corrections.clear()
 
-    def _reconcile(self, reading: BoardReading) -> Outcome:
+    def _reconcile(self, reading: BoardReading, *, takeback: bool = True) -> Outcome:
         tracker = self.tracker
         raw, reading = reading, self._corrected(reading)
         self.looking = ""
-        outcome = tracker.reconcile(self.state, reading, earlier=self._earlier)
+        outcome = tracker.reconcile(self.state, reading, earlier=self._earlier if takeback else ())
         if isinstance(outcome, Unclear):
             self.looking = outcome.message
             if outcome.ask:
@@ -250,6 +250,9 @@ class Controller:
             self.new_game = True
         elif where == "correct":
             self.asking, self.moment, self.ui = None, Moment("correct"), UiState()
+        elif where == "forward" and self.reading is not None:  # not a takeback: a new move that looks like one
+            self.moment, self.ui = None, UiState()
+            self._reconcile(self.reading, takeback=False)
         elif where in ("close", "done", "retry", "recheck", "back"):
             if self.moment is not None and self.moment.kind in ("error", "resuming", "disk_full", "camera"):
                 self.moment = None
@@ -385,7 +388,8 @@ class Controller:
             return self._on_board(messages.message(
                 "Take it back?", f"The board is back as it was before: {undone}.", tone=Tone.PROMPT,
                 name="takeback", buttons=(Button("Take it back", UiCommand(Verb.UNDO), primary=True),
-                                          Button("No — look again", UiCommand.nav("recheck")))), MarkKind.DIFFERS, ())
+                                          Button("No — it is a new move", UiCommand.nav("forward")))),
+                MarkKind.DIFFERS, ())
         return messages.message("Please wait")
 
 

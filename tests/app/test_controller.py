@@ -298,3 +298,14 @@ def test_a_board_the_camera_cannot_read_asks_about_the_light_first() -> None:
     assert controller.screen().name == "correct"
     controller.on_reading(reading)  # the lamp came back on
     assert controller.screen().name == "turn"
+
+
+def test_a_leader_moved_back_is_a_takeback_or_a_new_move_as_the_players_say() -> None:
+    controller = Controller(kingdoms())
+    controller.on_reading(board_after("leader black A5"))
+    controller.on_reading(board_after())  # the king back on B6
+    assert controller.screen().name == "takeback"
+    controller.handle(UiCommand.key(Key.DOWN))
+    controller.handle(UiCommand.key(Key.OK))  # "No — it is a new move"
+    assert [str(a) for a in controller.game.actions] == ["leader black A5", "leader black B6"]
+    assert controller.state.current == 1
