@@ -25,6 +25,7 @@ from companion.rules import (
     PendingKind,
     parse_cell,
 )
+from companion.rules.engine import P_MONUMENT
 from companion.tracker import Ambiguous, Explained, Mismatch, Outcome, Owed, Steady, Takeback, Tracker, Unclear
 from companion.ui import messages, screens
 from companion.ui.board import board_view, marks
@@ -310,7 +311,10 @@ class Controller:
         self.ui = UiState()
         if any(e.kind in _RESULTS for e in events):
             self.notice = "result"
-        elif self.notice == "result" and not self.owed:
+        elif any(e.kind is EventKind.BAG_LOW or (e.kind is EventKind.SCORED and e.page == P_MONUMENT)
+                 for e in events):
+            self.notice = "end_of_turn"  # monument points, or the end is near: worth a moment
+        elif self.notice == "end_of_turn" or (self.notice == "result" and not self.owed):
             self.notice = None
 
     # --- what the players see ---------------------------------------------------------------------
@@ -327,6 +331,8 @@ class Controller:
             if self.owed:
                 return screens.result(view)
             self.notice = None
+        if self.asking is None and self.notice == "end_of_turn" and state.pending.kind is PendingKind.ACTION:
+            return screens.end_of_turn(view)
         owed = self.owed
         if self.asking is None and owed and state.pending.kind in (PendingKind.ACTION, PendingKind.GAME_OVER):
             return self._on_board(messages.message(

@@ -23,7 +23,7 @@ from companion.app.table import Table
 from companion.rules import Action, BuildMonument, CompanionError, Game, PlayerScore, cell_name, final_scores, replay
 from companion.tracker import Ambiguous, Look, Mismatch, Unclear
 from companion.ui import screens
-from companion.ui.commands import UiCommand
+from companion.ui.commands import Key, UiCommand
 from companion.ui.model import Screen
 from vision.reading import BoardReading
 
@@ -124,6 +124,8 @@ def draw_time(screens_: Screens, screen: Screen) -> float:
 
 def press(controller: Controller, command: str) -> None:
     """Tell the companion `command` the way a player does: through the buttons on the screen."""
+    if controller.screen().name == "end_of_turn":
+        controller.handle(UiCommand.key(Key.OK))  # "Next: …"
     if command.startswith("swap "):
         controller.handle(UiCommand.nav("swap"))
     screen = controller.screen()

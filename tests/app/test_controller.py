@@ -16,8 +16,8 @@ from vision.reading import BoardReading, CellClass, CellReading, ReadStatus
 KINGDOMS = """
      ABCDEFGHIJKLMNOP
   1  ................
-  2  .rr.....rr......
-  3  .r......r.......
+  2  Err.....rr......
+  3  rr......r.......
   4  ................
   5  ................
   6  rAk.kBr.........
@@ -30,7 +30,7 @@ KINGDOMS = """
 
 
 def kingdoms() -> Game:
-    leaders = {"A": (0, BLACK), "B": (1, BLACK), "C": (1, RED), "D": (0, GREEN)}
+    leaders = {"A": (0, BLACK), "B": (1, BLACK), "C": (1, RED), "D": (0, GREEN), "E": (0, RED)}
     return position(KINGDOMS, leaders=leaders, hands=["rrbkkk", "rrgkkk"])
 
 
@@ -222,12 +222,12 @@ def test_a_correction_lasts_only_until_a_hand_moves_over_the_board() -> None:
 
 def test_a_quick_second_action_after_a_monument_chance_waits_for_the_choice() -> None:
     controller = Controller(kingdoms())
-    both = board_after("tile red J3", changes={"K3": CellClass.LEADER_RED})  # K3 needs the new temple on J3
+    both = board_after("tile red J3", changes={"K3": CellClass.LEADER_BLUE})  # K3 needs the new temple on J3
     controller.on_reading(both)
     assert [str(a) for a in controller.game.actions] == ["tile red J3"]
     assert controller.screen().name == "monument"
     controller.handle(UiCommand.action("no-monument"))
-    assert [str(a) for a in controller.game.actions] == ["tile red J3", "no-monument", "leader red K3"]
+    assert [str(a) for a in controller.game.actions] == ["tile red J3", "no-monument", "leader blue K3"]
 
 
 def test_a_hidden_marker_is_said_on_the_screen() -> None:
@@ -309,3 +309,16 @@ def test_a_leader_moved_back_is_a_takeback_or_a_new_move_as_the_players_say() ->
     controller.handle(UiCommand.key(Key.OK))  # "No — it is a new move"
     assert [str(a) for a in controller.game.actions] == ["leader black A5", "leader black B6"]
     assert controller.state.current == 1
+
+
+def test_monument_points_at_the_end_of_a_turn_are_shown_until_the_next_move() -> None:
+    controller = Controller(kingdoms())
+    controller.on_reading(board_after("tile red C3"))
+    controller.handle(UiCommand.action("monument red/black B2"))
+    controller.on_reading(board_after("tile red C3", "monument red/black B2"))
+    controller.on_reading(board_after("tile red C3", "monument red/black B2", "tile red F11"))
+    assert controller.state.current == 1
+    assert controller.screen().name == "end_of_turn"  # the priest on A2 beside the monument scored
+    assert any("monument" in line for line in controller.screen().lines)
+    controller.handle(UiCommand.key(Key.OK))
+    assert controller.screen().name == "turn"
