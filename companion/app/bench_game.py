@@ -29,7 +29,8 @@ TARGET_UNAIDED = 99.5  # % of the moves on the board
 TARGET_SCREEN_MS = 150.0
 
 
-def run(games: int, players: int, seed: int, size: tuple[int, int]) -> dict[str, Any]:
+def run(games: int, players: int, seed: int, size: tuple[int, int], board: str = "standard",
+        style: str = "classic") -> dict[str, Any]:
     os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
     os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
     screens_ = Screens(draw=True)
@@ -39,9 +40,9 @@ def run(games: int, players: int, seed: int, size: tuple[int, int]) -> dict[str,
     frames = 0
     start = time.perf_counter()
     for game_seed in range(seed, seed + games):
-        eyes = CameraEyes(game_seed, size=size)
-        table = Table.new(players, game_seed)
-        controller = Controller(Game.new(players, hidden_hands=True))
+        eyes = CameraEyes(game_seed, size=size, board=board, style=style)
+        table = Table.new(players, game_seed, board)
+        controller = Controller(Game.new(players, board=board, hidden_hands=True))
         stats = Stats()
         try:
             play(table, controller, eyes, screens_, stats)
@@ -64,6 +65,8 @@ def run(games: int, players: int, seed: int, size: tuple[int, int]) -> dict[str,
         "games": games,
         "players": players,
         "frame_size": list(size),
+        "board": board,
+        "style": style,
         "games_finished": finished,
         "tallies_equal_to_engine": tallies_equal,
         "moves_on_board": total.seen,
@@ -90,16 +93,19 @@ def main(argv: Sequence[str]) -> int:
     parser.add_argument("--players", type=int, default=3, choices=(2, 3, 4))
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--size", default="2028x1520", help="camera still size, WIDTHxHEIGHT")
+    parser.add_argument("--board", default="standard", choices=("standard", "alternate"))
+    parser.add_argument("--style", default="classic", choices=("classic", "modern"), help="the pieces' edition")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args(list(argv))
     width, height = (int(v) for v in args.size.lower().split("x"))
-    result = run(args.games, args.players, args.seed, (width, height))
+    result = run(args.games, args.players, args.seed, (width, height), args.board, args.style)
     if args.json:
         print(json.dumps(result, indent=1))
         return 0
     seen = result["moves_on_board"]
     print(f"{result['games_finished']}/{args.games} games of {args.players} players played to the end "
-          f"({result['tallies_equal_to_engine']} tallies equal to the engine's), camera {args.size}, "
+          f"({result['tallies_equal_to_engine']} tallies equal to the engine's), {args.board} board, "
+          f"{args.style} pieces, camera {args.size}, "
           f"{result['camera_frames']} frames, {result['seconds']} s")
     print(f"moves made on the board:            {seen}")
     print(f"recognised without help:            {result['recognised_without_help']} "

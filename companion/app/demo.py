@@ -259,6 +259,8 @@ def main(argv: Sequence[str]) -> int:
     parser.add_argument("--shots", type=Path, help="write a screenshot of every distinct screen here")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--players", type=int, default=3, choices=(2, 3, 4))
+    parser.add_argument("--board", default="standard", choices=("standard", "alternate"))
+    parser.add_argument("--style", default="classic", choices=("classic", "modern"), help="the pieces' edition")
     parser.add_argument("--fast", action="store_true", help="no hands over the board, no pauses, smaller frames")
     parser.add_argument("--save", type=Path, help="write the companion's game record here (for replay)")
     args = parser.parse_args(list(argv))
@@ -270,9 +272,10 @@ def main(argv: Sequence[str]) -> int:
     from companion.app.eyes import CameraEyes
 
     print(f"Calibrating the simulated camera (seed {args.seed})…", flush=True)
-    eyes = CameraEyes(args.seed, hands=not args.fast, size=(820, 616) if args.fast else (1014, 760))
-    table = Table.new(args.players, args.seed)
-    controller = Controller(Game.new(args.players, hidden_hands=True))
+    eyes = CameraEyes(args.seed, board=args.board, style=args.style, hands=not args.fast,
+                      size=(820, 616) if args.fast else (1014, 760))
+    table = Table.new(args.players, args.seed, args.board)
+    controller = Controller(Game.new(args.players, board=args.board, hidden_hands=True))
     screens_ = Screens(window=not headless, shots=shots, pause=0 if args.fast else SHOW_SECONDS)
     stats = Stats()
     start = time.perf_counter()
