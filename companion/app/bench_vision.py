@@ -1,0 +1,282 @@
+"""`companion bench vision [--json] [--quick]`: how well and how fast the camera reads the board.
+
+A seeded set of mid-game boards is rendered by the synthetic camera in both piece styles, with
+random light, blur, noise, JPEG, glare, shadows and bumps, at the two still sizes of the Pi HQ
+camera. For every (style, size, camera pose) the board is calibrated once from the set-up
+position and the "show me your pieces" layout, then every board is read by the full pipeline.
+Frames with hands over the board are fed to the stability gate, which must refuse them all.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import sys
+import time
+from collections import Counter
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+import cv2
+import numpy as np
+
+from vision import calibration as calib
+from vision import geometry, rectify, synthetic
+from vision.observer import Observer
+from vision.reading import CELLS, COLOURS, COLUMNS, BoardReading, CellClass
+from vision.synthetic import CellTruth, Scene
+
+SIZES = ((2028, 1520), (1640, 1232))
+STYLES = ("classic", "modern")
+LORES = (320, 240)  # the Pi camera's small stream, which the gate watches
+
+
+def random_scene(rng: np.random.Generator, board: str = "standard") -> Scene:
+    """A plausible mid-game board (placeholder until boards come from rules-engine playouts)."""
+    scene = Scene.setup(board)
+    river, temples = geometry.river_cells(board), geometry.start_temple_cells(board)
+    cells = list(scene.cells)
+    land = [c for c in range(CELLS) if c not in river and c not in temples]
+    for cell in temples:
+        if rng.random() < 0.3:
+            cells[cell] = CellTruth(CellClass.TILE_RED)
+    for _ in range(int(rng.integers(0, 3))):
+        top = int(rng.choice(land))
+        block = (top, top + 1, top + COLUMNS, top + COLUMNS + 1)
+        if top % COLUMNS < COLUMNS - 1 and all(
+            c in land and cells[c].cls is CellClass.EMPTY_LAND for c in block
+        ):
+            pair = tuple(rng.choice(COLOURS, size=2, replace=False).tolist())
+            for c in block:
+                cells[c] = CellTruth(CellClass.MONUMENT, monument=(str(pair[0]), str(pair[1])))
+    empty_land = [c for c in land if cells[c].cls is CellClass.EMPTY_LAND]
+    rng.shuffle(empty_land)
+    count = int(rng.integers(15, 45))
+    for cell in empty_land[:count]:
+        cells[cell] = CellTruth(rng.choice([CellClass.TILE_RED, CellClass.TILE_GREEN, CellClass.TILE_BLACK]))
+    leaders = [(colour, dynasty) for colour in COLOURS for dynasty in calib.DYNASTIES]
+    picks = rng.choice(len(leaders), size=int(rng.integers(4, 12)), replace=False)
+    for cell, pick in zip(empty_land[count:], picks, strict=False):
+        colour, dynasty = leaders[int(pick)]
+        cells[cell] = CellTruth(CellClass[f"LEADER_{colour.upper()}"], dynasty=dynasty)
+    for cell in empty_land[count + len(picks) : count + len(picks) + int(rng.integers(0, 3))]:
+        cells[cell] = CellTruth(CellClass.CATASTROPHE)
+    rivers = sorted(river)
+    for cell in rng.choice(rivers, size=int(rng.integers(3, 12)), replace=False):
+        cells[int(cell)] = CellTruth(CellClass.TILE_BLUE)
+    if rng.random() < 0.15:
+        cells[empty_land[-1]] = CellTruth(CellClass.UNIFICATION)
+    return Scene(tuple(cells), scene.river, scene.corners)
+
+
+@dataclass
+class Tally:
+    cells: int = 0
+    wrong: int = 0
+    flagged_wrong: int = 0
+    boards: int = 0
+    perfect: int = 0
+    unread: Counter[str] = field(default_factory=Counter)
+    confusion: Counter[tuple[str, str]] = field(default_factory=Counter)
+    read_ms: list[float] = field(default_factory=list)
+    gate_ms: list[float] = field(default_factory=list)
+    warp_ms: list[float] = field(default_factory=list)
+    hand_frames: int = 0
+    hand_frames_read: int = 0
+    silent_under_hand: int = 0
+
+    def add(self, truth: Scene, reading: BoardReading) -> None:
+        self.boards += 1
+        if not reading.ok:
+            self.unread[reading.status.value] += 1
+            return
+        errors = 0
+        for real, seen in zip(truth.cells, reading.cells, strict=True):
+            self.cells += 1
+            self.confusion[(real.cls.value, seen.cls.value)] += 1
+            if seen.cls is not real.cls:
+                errors += 1
+                self.flagged_wrong += seen.cls is CellClass.UNKNOWN
+        self.wrong += errors
+        self.perfect += errors == 0
+
+
+def _calibrated(
+    style: str, size: tuple[int, int], pose: synthetic.CameraPose, seed: int
+) -> calib.Calibration:
+    setup = synthetic.render(Scene.setup(), style=style, size=size, pose=pose, seed=seed)
+    layout = calib.pieces_layout()
+    shown = Scene.setup().with_cells({c: CellTruth(p.cls, p.dynasty, p.monument) for c, p in layout.items()})
+    pieces = synthetic.render(shown, style=style, size=size, pose=pose, seed=seed + 1)
+    return calib.calibrate(setup.frame, [(pieces.frame, layout)])
+
+
+def _timed(function: Callable[[], object]) -> tuple[float, object]:
+    start = time.perf_counter()
+    result = function()
+    return (time.perf_counter() - start) * 1000, result
+
+
+def run(boards: int, seed: int, hands_every: int = 4, progress: bool = False) -> dict[str, Tally]:
+    rng = np.random.default_rng(seed)
+    tallies: dict[str, Tally] = {}
+    groups = [(style, size) for style in STYLES for size in SIZES]
+    per_group = max(1, boards // len(groups))
+    for style, size in groups:
+        tally = tallies.setdefault(f"{style} {size[0]}x{size[1]}", Tally())
+        pose = synthetic.random_pose(rng, size)
+        observer = Observer(_calibrated(style, size, pose, int(rng.integers(1 << 30))), still_frames=1)
+        for index in range(per_group):
+            scene = random_scene(rng)
+            conditions = synthetic.random_conditions(rng)
+            shot = synthetic.render(
+                scene,
+                style=style,
+                size=size,
+                pose=pose,
+                conditions=conditions,
+                seed=int(rng.integers(1 << 30)),
+            )
+            ms, reading = _timed(lambda shot=shot: observer.read(shot.frame))
+            assert isinstance(reading, BoardReading)
+            tally.read_ms.append(ms)
+            tally.add(scene, reading)
+            lores = cv2.resize(shot.frame, LORES, interpolation=cv2.INTER_AREA)
+            ms, _ = _timed(lambda lores=lores: observer.gate.update(lores))
+            tally.gate_ms.append(ms)
+            homography = rectify.top_down_transform(np.eye(3))
+            ms, _ = _timed(lambda shot=shot: cv2.warpPerspective(shot.frame, homography, size))
+            tally.warp_ms.append(ms)
+            if index % hands_every == 0:
+                _hands(observer, scene, style, size, pose, rng, tally)
+            if progress:
+                print(".", end="", file=sys.stderr, flush=True)
+    if progress:
+        print(file=sys.stderr)
+    return tallies
+
+
+def _hands(
+    observer: Observer,
+    scene: Scene,
+    style: str,
+    size: tuple[int, int],
+    pose: synthetic.CameraPose,
+    rng: np.random.Generator,
+    tally: Tally,
+) -> None:
+    """Hands over a still board: the gate must refuse every frame, and the classifier, asked
+    anyway, must not silently misread a square under the hand."""
+    conditions = synthetic.random_conditions(rng, hands=True, bump=False)
+    shot = synthetic.render(
+        scene, style=style, size=size, pose=pose, conditions=conditions, seed=int(rng.integers(1 << 30))
+    )
+    lores = cv2.resize(shot.frame, LORES, interpolation=cv2.INTER_AREA)
+    observer.gate.reset()
+    states = [observer.gate.update(lores) for _ in range(observer.gate.still_frames + 3)]
+    tally.hand_frames += 1
+    tally.hand_frames_read += any(s.still for s in states)
+    reading = observer.read(shot.frame)
+    if reading.ok:
+        top = rectify.rectify(
+            shot.hand_mask.astype(np.uint8) * 255,
+            observer.calibration.homography if observer.calibration else np.eye(3),
+        )
+        covered = rectify.cells(top[..., None]).reshape(CELLS, -1).mean(axis=1) > 10
+        for cell in np.flatnonzero(covered):
+            seen, real = reading.cells[cell].cls, scene.cells[cell].cls
+            tally.silent_under_hand += seen is not real and seen is not CellClass.UNKNOWN
+    observer.gate.reset()
+
+
+def _percentile(values: list[float], share: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(share * len(ordered)))] if ordered else float("nan")
+
+
+def summary(tallies: dict[str, Tally]) -> dict[str, object]:
+    total = Tally()
+    for tally in tallies.values():
+        for name in (
+            "cells",
+            "wrong",
+            "flagged_wrong",
+            "boards",
+            "perfect",
+            "hand_frames",
+            "hand_frames_read",
+            "silent_under_hand",
+        ):
+            setattr(total, name, getattr(total, name) + getattr(tally, name))
+        total.unread.update(tally.unread)
+        total.confusion.update(tally.confusion)
+    groups = {}
+    for name, tally in tallies.items():
+        groups[name] = {
+            "boards": tally.boards,
+            "cell_error_rate": tally.wrong / max(1, tally.cells),
+            "boards_without_error": tally.perfect / max(1, tally.boards),
+            "read_ms_median": statistics.median(tally.read_ms),
+            "read_ms_p95": _percentile(tally.read_ms, 0.95),
+            "gate_ms_median": statistics.median(tally.gate_ms),
+            "gate_ms_p95": _percentile(tally.gate_ms, 0.95),
+            "full_frame_warp_ms_median": statistics.median(tally.warp_ms),
+        }
+    return {
+        "boards": total.boards,
+        "boards_unread": dict(total.unread),
+        "cells": total.cells,
+        "cell_error_rate": total.wrong / max(1, total.cells),
+        "boards_without_error": total.perfect / max(1, total.boards),
+        "wrong_cells": total.wrong,
+        "wrong_cells_flagged": total.flagged_wrong / total.wrong if total.wrong else 1.0,
+        "hand_frames": total.hand_frames,
+        "hand_frames_read": total.hand_frames_read,
+        "silent_misreads_under_hands": total.silent_under_hand,
+        "groups": groups,
+        "confusion": {
+            f"{real} -> {seen}": n for (real, seen), n in sorted(total.confusion.items()) if real != seen
+        },
+    }
+
+
+def _print(result: dict[str, object]) -> None:
+    print(f"boards read: {result['boards']}  not read: {result['boards_unread'] or 'none'}")
+    print(f"per-cell error rate: {100 * float(result['cell_error_rate']):.3f} %  (target ≤ 0.05 %)")  # type: ignore[arg-type]
+    print(f"boards with no error: {100 * float(result['boards_without_error']):.1f} %  (target ≥ 98 %)")  # type: ignore[arg-type]
+    print(
+        f"wrong cells: {result['wrong_cells']}, flagged low-confidence: "
+        f"{100 * float(result['wrong_cells_flagged']):.1f} %  (target ≥ 90 %)"
+    )  # type: ignore[arg-type]
+    print(
+        f"frames with hands: {result['hand_frames']}, passed by the gate: {result['hand_frames_read']}; "
+        f"squares under a hand silently misread: {result['silent_misreads_under_hands']}"
+    )
+    print("\nlatency (ms)                 read med  read p95  gate med  gate p95  warp full frame")
+    for name, g in result["groups"].items():  # type: ignore[attr-defined]
+        print(
+            f"  {name:<26} {g['read_ms_median']:8.1f}  {g['read_ms_p95']:8.1f}  {g['gate_ms_median']:8.2f}  "
+            f"{g['gate_ms_p95']:8.2f}  {g['full_frame_warp_ms_median']:8.1f}"
+        )
+    confusion = result["confusion"]
+    print("\nconfusions (truth -> read: count):" if confusion else "\nno confusions")
+    for pair, n in confusion.items():  # type: ignore[attr-defined]
+        print(f"  {pair}: {n}")
+
+
+def main(argv: list[str]) -> int:
+    parser = argparse.ArgumentParser(prog="companion bench vision", description=__doc__)
+    parser.add_argument("--json", action="store_true", help="print the figures as JSON")
+    parser.add_argument("--quick", action="store_true", help="a small subset, for CI")
+    parser.add_argument("--boards", type=int, default=None, help="number of boards (default 512, quick 24)")
+    parser.add_argument("--seed", type=int, default=2026)
+    args = parser.parse_args(argv)
+    boards = args.boards or (24 if args.quick else 512)
+    cv2.setNumThreads(1)
+    result = summary(run(boards, args.seed, progress=not args.json))
+    if args.json:
+        print(json.dumps(result, indent=1))
+    else:
+        _print(result)
+    return 0

@@ -1,0 +1,405 @@
+"""The controller: the only stateful object of the companion.
+
+It holds the game, its record (journal), the tracker and what the players are being asked, turns
+readings and UiCommands (touch, GPIO buttons, keyboard) into engine actions, and decides which
+screen the players see. Everything arrives on the main loop; nothing here waits or draws.
+"""
+
+from __future__ import annotations
+
+import errno
+from collections.abc import Sequence
+from dataclasses import dataclass, field, replace
+from datetime import datetime
+from typing import Protocol
+
+from companion.app.hand_tally import HandTally
+from companion.rules import (
+    Action,
+    CompanionError,
+    Event,
+    EventKind,
+    Game,
+    GameState,
+    IllegalAction,
+    PendingKind,
+    parse_cell,
+)
+from companion.rules.engine import P_MONUMENT
+from companion.tracker import Ambiguous, Explained, Mismatch, Outcome, Owed, Steady, Takeback, Tracker, Unclear
+from companion.ui import messages, screens
+from companion.ui.board import board_view, marks
+from companion.ui.commands import UiCommand, Verb
+from companion.ui.model import Button, MarkKind, Screen, Tone, UiState
+from vision.reading import BoardReading, CellClass, CellReading, ReadStatus
+
+
+class GameRecord(Protocol):
+    """Where applied actions are kept before the screen moves on (companion.app.journal.Journal)."""
+
+    def apply(self, game: Game, action: Action | str, reading: object = None) -> list[Event]: ...
+
+    def undo(self, game: Game) -> Action: ...
+
+
+class MemoryRecord:
+    """A record that keeps nothing: for replays and tests that need no file."""
+
+    def apply(self, game: Game, action: Action | str, reading: object = None) -> list[Event]:
+        return game.apply(action)
+
+    def undo(self, game: Game) -> Action:
+        return game.undo()
+
+
+FEW_SQUARES = 6  # unreadable squares the players are asked to name one by one; more, and the light is asked about
+# Events after which the players see the result before going on.
+_RESULTS = frozenset({EventKind.CONFLICT_WON, EventKind.PIECES_REMOVED, EventKind.LEADER_EXILED})
+_CAMERA_TROUBLE = frozenset({ReadStatus.NO_BOARD, ReadStatus.BOARD_MOVED, ReadStatus.BAD_FRAME,
+                             ReadStatus.NOT_CALIBRATED})
+
+
+@dataclass(frozen=True, slots=True)
+class Moment:
+    """Something that stops the normal flow until the players deal with it."""
+
+    kind: str  # "mismatch", "unclear", "ambiguous", "takeback", "correct", "error", "disk_full", "camera",
+    # "resuming"
+    outcome: Outcome | None = None
+    error: Exception | None = None
+    started: datetime | None = None
+
+
+@dataclass
+class Controller:
+    game: Game
+    record: GameRecord = field(default_factory=MemoryRecord)
+    tracker: Tracker = field(init=False)  # what the table shows, as last confirmed by the camera
+    ui: UiState = field(default_factory=UiState)
+    moment: Moment | None = None
+    events: tuple[Event, ...] = ()
+    asking: str | None = None  # "swap" or "scores", opened from the turn screen
+    notice: str | None = None  # "result" after a conflict, until the players or the camera move on
+    reading: BoardReading | None = None  # the last usable reading, re-examined after each decision
+    looking: str = ""  # a word for the status line while the camera waits for a clear view
+    corrections: dict[int, CellClass] = field(default_factory=dict)  # named by the players, until a hand moves
+    _earlier: list[GameState] = field(default_factory=list)  # before each action the camera just explained
+    hand_tally: HandTally | None = None  # the players chose to tally by hand from the menu
+    new_game: bool = False  # the players asked for a new game: the main loop goes back to the set-up
+
+    def __post_init__(self) -> None:
+        self.tracker = Tracker.start(self.game.state)
+
+    @property
+    def state(self) -> GameState:
+        return self.game.state
+
+    @property
+    def owed(self) -> tuple[Owed, ...]:
+        owed = self.tracker.owed(self.state)
+        if self.reading is None:
+            return owed
+        return tuple(o for o in owed if not o.wanted.fits(self.reading.cells[o.cell]))
+
+    # --- from the camera --------------------------------------------------------------------------
+
+    def on_reading(self, reading: BoardReading) -> Outcome | None:
+        """A still board was read: reconcile it. Returns what the tracker found (None when ignored)."""
+        if not reading.ok:
+            if reading.status in _CAMERA_TROUBLE:
+                self.looking = reading.message or reading.status.value
+            return None
+        self.looking = ""
+        if self.moment is not None and self.moment.kind in ("disk_full", "error", "resuming"):
+            self.reading = reading
+            return None
+        return self._reconcile(reading)
+
+    def on_motion(self) -> None:
+        """A hand went over the board: what the players said about unreadable squares may be stale."""
+        self.corrections.clear()
+
+    def _reconcile(self, reading: BoardReading, *, takeback: bool = True) -> Outcome:
+        tracker = self.tracker
+        raw, reading = reading, self._corrected(reading)
+        self.looking = ""
+        outcome = tracker.reconcile(self.state, reading, earlier=self._earlier if takeback else ())
+        if isinstance(outcome, Unclear):
+            self.looking = outcome.message
+            if outcome.ask:
+                self.moment = Moment("unclear", outcome)
+                self.reading = raw
+            return outcome
+        self.reading = raw
+        if isinstance(outcome, Steady):
+            tracker.commit(self.state, reading)
+            self._clear_board_moment()
+        elif isinstance(outcome, Explained):
+            self._clear_board_moment()
+            self._play_seen(outcome.actions, reading)
+        elif isinstance(outcome, Ambiguous | Mismatch):
+            self.moment = Moment("ambiguous" if isinstance(outcome, Ambiguous) else "mismatch", outcome)
+        elif isinstance(outcome, Takeback):
+            self.moment = Moment("takeback", outcome)
+        return outcome
+
+    def _corrected(self, reading: BoardReading) -> BoardReading:
+        """Squares the players named stay named while the camera still cannot read them."""
+        unsure = set(reading.low_confidence)
+        for cell in [c for c in self.corrections if c not in unsure]:
+            del self.corrections[cell]  # read clearly again: the camera takes over
+        if not self.corrections:
+            return reading
+        cells = list(reading.cells)
+        for cell, cls in self.corrections.items():
+            cells[cell] = CellReading(cls, 1.0)
+        return replace(reading, cells=tuple(cells), low_confidence=tuple(sorted(unsure - set(self.corrections))))
+
+    def _clear_board_moment(self) -> None:
+        if self.moment is not None and self.moment.kind in ("mismatch", "unclear", "ambiguous", "takeback"):
+            self.moment = None
+            self.ui = UiState()
+
+    def _play_seen(self, actions: Sequence[Action], reading: BoardReading) -> None:
+        earlier: list[GameState] = []
+        events: list[Event] = []
+        for action in actions:
+            earlier.append(self.state)
+            new = self._apply(action, reading)
+            if new is None:
+                return
+            events += new
+        self.tracker.commit(self.state, reading)
+        self._earlier = earlier
+        self._after(events)
+
+    # --- from the players -------------------------------------------------------------------------
+
+    def handle(self, command: UiCommand) -> None:
+        """A raw command from a touch, a button or a key."""
+        if self.hand_tally is not None:
+            self.hand_tally.handle(command)
+            self.new_game = self.hand_tally.new_game
+            return
+        # Only raw keys and taps mean something that depends on the screen shown.
+        raw = command.verb in (Verb.KEY, Verb.TAP, Verb.RELEASE)
+        resolved = self.screen().resolve(command) if raw else command
+        if resolved is None:
+            return
+        new_ui = self.ui.apply(resolved)
+        if new_ui is not None:
+            self.ui = new_ui
+            return
+        verb, value = resolved.verb, resolved.value
+        if verb is Verb.ACTION and isinstance(value, str):
+            self.decide(value)
+        elif verb is Verb.UNDO:
+            self.take_back()
+        elif verb is Verb.NAV and isinstance(value, str):
+            self._navigate(value)
+        elif verb is Verb.CHOOSE:
+            self._choose(*resolved.choice)
+        elif verb is Verb.TAP and isinstance(value, int):
+            self.ui = replace(self.ui, pick=value) if self.moment is not None else self.ui
+        elif verb is Verb.MENU:
+            self.asking = "menu" if self.asking is None else None
+
+    def decide(self, text: str) -> None:
+        """An action the camera cannot see: swap, pass, support, war order, monument, treasure."""
+        try:
+            action = Action.parse(text)
+        except ValueError as error:
+            self.moment = Moment("error", error=IllegalAction("unreadable", str(error)))
+            return
+        events = self._apply(action, None)
+        if events is None:
+            return
+        self.tracker.commit(self.state)  # the table has not changed: what the rules removed is now owed
+        self._earlier = []
+        self.asking = None
+        self._after(events)
+        if self.reading is not None:
+            self._reconcile(self.reading)  # the rest of a quick double action may now be explained
+
+    def take_back(self) -> None:
+        """Undo the last action, or as many as the board was seen to go back by."""
+        moment = self.moment
+        steps = moment.outcome.steps if moment is not None and isinstance(moment.outcome, Takeback) else 1
+        for _ in range(steps):
+            try:
+                self.record.undo(self.game)
+            except CompanionError as error:  # nothing to take back
+                self.moment = Moment("error", error=error)
+                return
+            except OSError as error:
+                self.moment = _saving_failed(error)
+                return
+            if self._earlier:
+                self._earlier.pop()
+        if moment is not None and moment.kind == "takeback" and self.reading is not None:
+            self.tracker.commit(self.state, self.reading)  # the players already put the board back
+        self.moment = None
+        self.events, self.notice, self.asking = (), None, None
+        self.ui = UiState()
+
+    def _navigate(self, where: str) -> None:
+        if where in ("swap", "scores", "menu"):
+            self.asking = where
+        elif where == "manual":
+            self.asking, self.hand_tally = None, HandTally.of([p.name for p in self.state.players])
+        elif where == "new":
+            self.new_game = True
+        elif where == "correct":
+            self.asking, self.moment, self.ui = None, Moment("correct"), UiState()
+        elif where == "forward" and self.reading is not None:  # not a takeback: a new move that looks like one
+            self.moment, self.ui = None, UiState()
+            self._reconcile(self.reading, takeback=False)
+        elif where in ("close", "done", "retry", "recheck", "back"):
+            if self.moment is not None and self.moment.kind in ("error", "resuming", "disk_full", "camera"):
+                self.moment = None
+            if where in ("done", "close"):
+                self.notice = None
+            self.asking = None
+            self.ui = UiState()
+            if self.reading is not None:  # look at the board again: it may have been put right meanwhile
+                self._reconcile(self.reading)
+
+    def _choose(self, what: str, which: str) -> None:
+        if what == "explain" and self.moment is not None and isinstance(self.moment.outcome, Ambiguous):
+            options = self.moment.outcome.options
+            if which.isdigit() and int(which) < len(options) and self.reading is not None:
+                self.moment = None
+                self._play_seen(options[int(which)], self._corrected(self.reading))
+        elif what == "correct" and self.reading is not None:
+            self.correct(which)
+
+    def correct(self, text: str) -> None:
+        """"F7 red tile": the players say what stands on a square; the reading is re-examined with it."""
+        reading = self.reading
+        name, _, piece = text.partition(" ")
+        try:
+            cell = parse_cell(name)
+            cls = CellClass(piece)
+        except ValueError as error:
+            self.moment = Moment("error", error=IllegalAction("unreadable", str(error)))
+            return
+        if reading is None:
+            return
+        self.ui = UiState()
+        self.moment = None
+        if cell in reading.low_confidence:
+            self.corrections[cell] = cls
+            self._reconcile(reading)
+        else:  # a confident misread: this reading only; the next look may read it right
+            cells = list(reading.cells)
+            cells[cell] = CellReading(cls, 1.0)
+            self._reconcile(replace(reading, cells=tuple(cells)))
+
+    # --- applying ---------------------------------------------------------------------------------
+
+    def _apply(self, action: Action, reading: BoardReading | None) -> list[Event] | None:
+        try:
+            return self.record.apply(self.game, action, reading)
+        except IllegalAction as error:
+            self.moment = Moment("error", error=error)
+        except OSError as error:
+            self.moment = _saving_failed(error)
+        return None
+
+    def _after(self, events: list[Event]) -> None:
+        self.events = tuple(events)
+        self.ui = UiState()
+        if any(e.kind in _RESULTS for e in events):
+            self.notice = "result"
+        elif any(e.kind is EventKind.BAG_LOW or (e.kind is EventKind.SCORED and e.page == P_MONUMENT)
+                 for e in events):
+            self.notice = "end_of_turn"  # monument points, or the end is near: worth a moment
+        elif self.notice == "end_of_turn" or (self.notice == "result" and not self.owed):
+            self.notice = None
+
+    # --- what the players see ---------------------------------------------------------------------
+
+    def screen(self) -> Screen:
+        if self.hand_tally is not None:
+            return self.hand_tally.screen()
+        state = self.state
+        moment = self.moment
+        if moment is not None:
+            return self._moment_screen(moment)
+        view = screens.TableView(state, self.game.config, self.ui, self.events, self.asking)
+        if self.asking is None and self.notice == "result" and state.pending.kind is PendingKind.ACTION:
+            if self.owed:
+                return screens.result(view)
+            self.notice = None
+        if self.asking is None and self.notice == "end_of_turn" and state.pending.kind is PendingKind.ACTION:
+            return screens.end_of_turn(view)
+        owed = self.owed
+        if self.asking is None and owed and state.pending.kind in (PendingKind.ACTION, PendingKind.GAME_OVER):
+            return self._on_board(messages.message(
+                "Put the board right", *(f"Please {o}." for o in owed),
+                "The camera checks it: play goes on when it is done.",
+                tone=Tone.WARNING, name="owed",
+                buttons=(Button("Done — look again", UiCommand.nav("recheck"), primary=True),)),
+                MarkKind.REMOVE, [o.cell for o in owed])
+        return self._camera_note(screens.for_state(view))
+
+    def _camera_note(self, screen: Screen) -> Screen:
+        """While the camera waits for a clear view, the players see why."""
+        if not self.looking:
+            return screen
+        return replace(screen, lines=(*screen.lines, f"Camera: {self.looking}."))
+
+    def _on_board(self, screen: Screen, kind: MarkKind, cells: Sequence[int]) -> Screen:
+        """A message with the board picture beside it, the squares concerned marked, and the button the
+        up/down keys moved to highlighted."""
+        focus = self.ui.focus % len(screen.buttons) if self.ui.focus is not None and screen.buttons else screen.focus
+        return replace(screen, status=screens.status(self.state), board=board_view(self.state, marks(kind, cells)),
+                       focus=focus)
+
+    def _moment_screen(self, moment: Moment) -> Screen:
+        state = self.state
+        outcome = moment.outcome
+        if moment.kind == "disk_full":
+            return messages.disk_full()
+        if moment.kind == "camera":
+            return messages.camera_lost()
+        if moment.kind == "error" and moment.error is not None:
+            return messages.error(moment.error)
+        if moment.kind == "correct":
+            return messages.correct(state, self.ui.pick if self.ui.pick is not None else 0, (), self.ui)
+        if moment.kind == "resuming" and moment.started is not None:
+            return messages.resuming(moment.started, len(self.game.actions))
+        if isinstance(outcome, Mismatch):
+            rule = IllegalAction("board", outcome.rule, outcome.page) if outcome.rule else None
+            return messages.mismatch(state, outcome.cells, rule, self.ui)
+        if isinstance(outcome, Unclear):
+            if self.ui.pick is not None or len(outcome.cells) <= FEW_SQUARES:
+                return messages.mismatch(state, outcome.cells, None, self.ui)
+            # Too many to correct one by one: most likely the light or something over the board.
+            return self._on_board(messages.message(
+                f"The camera cannot read {len(outcome.cells)} squares",
+                "Is the light right, and nothing over the board or casting a shadow on it?",
+                tone=Tone.WARNING, name="unreadable",
+                buttons=(Button("Look again", UiCommand.nav("recheck"), primary=True),
+                         Button("Correct them one by one", UiCommand.pick(outcome.cells[0])))),
+                MarkKind.DIFFERS, outcome.cells)
+        if isinstance(outcome, Ambiguous):
+            buttons = tuple(Button(" then ".join(str(a) for a in option), UiCommand.choose("explain", i))
+                            for i, option in enumerate(outcome.options))
+            return self._on_board(messages.message(
+                "What happened?", "The board can be read more than one way: say which is right.",
+                buttons=buttons, tone=Tone.PROMPT, name="ambiguous"), MarkKind.DIFFERS, outcome.cells)
+        if isinstance(outcome, Takeback):
+            undone = ", ".join(str(a) for a in self.game.actions[-outcome.steps:])
+            return self._on_board(messages.message(
+                "Take it back?", f"The board is back as it was before: {undone}.", tone=Tone.PROMPT,
+                name="takeback", buttons=(Button("Take it back", UiCommand(Verb.UNDO), primary=True),
+                                          Button("No — it is a new move", UiCommand.nav("forward")))),
+                MarkKind.DIFFERS, ())
+        return messages.message("Please wait")
+
+
+def _saving_failed(error: OSError) -> Moment:
+    if error.errno == errno.ENOSPC:
+        return Moment("disk_full", error=error)
+    return Moment("error", error=error)

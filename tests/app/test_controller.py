@@ -1,0 +1,324 @@
+"""The controller: readings and commands in, engine actions and screens out."""
+
+from __future__ import annotations
+
+import errno
+from collections.abc import Mapping
+
+from companion.app.controller import Controller
+from companion.app.table import reading_of
+from companion.rules import Action, Event, Game, PendingKind, parse_cell, position
+from companion.rules.pieces import BLACK, GREEN, RED
+from companion.tracker import Look, expected_cells
+from companion.ui.commands import UNDO, Key, UiCommand, Verb
+from vision.reading import BoardReading, CellClass, CellReading, ReadStatus
+
+KINGDOMS = """
+     ABCDEFGHIJKLMNOP
+  1  ................
+  2  Err.....rr......
+  3  rr......r.......
+  4  ................
+  5  ................
+  6  rAk.kBr.........
+  7  .......rtC......
+  8  ................
+  9  ................
+ 10  tD.t............
+ 11  ................
+"""
+
+
+def kingdoms() -> Game:
+    leaders = {"A": (0, BLACK), "B": (1, BLACK), "C": (1, RED), "D": (0, GREEN), "E": (0, RED)}
+    return position(KINGDOMS, leaders=leaders, hands=["rrbkkk", "rrgkkk"])
+
+
+def board_after(*actions: str, changes: Mapping[str, CellClass] | None = None) -> BoardReading:
+    game = kingdoms()
+    for action in actions:
+        game.apply(action)
+    looks = list(expected_cells(game.state))
+    for name, cls in (changes or {}).items():
+        looks[parse_cell(name)] = Look(cls)
+    return reading_of(looks)
+
+
+def test_a_tile_seen_on_the_board_is_played() -> None:
+    controller = Controller(kingdoms())
+    controller.on_reading(board_after("tile red F11"))
+    assert [str(a) for a in controller.game.actions] == ["tile red F11"]
+    assert controller.screen().name == "turn"
+
+
+def test_a_revolt_is_fought_on_the_buttons_and_its_loser_must_leave_the_board() -> None:
+    controller = Controller(kingdoms())
+    controller.on_reading(board_after("leader red H8"))
+    assert controller.screen().name == "support"
+    for key in (Key.UP, Key.OK):  # the attacker commits one temple with + and OK
+        controller.handle(UiCommand.key(key))
+    assert controller.state.pending.conflict is not None
+    assert controller.state.pending.conflict.attacker_committed == 1
+    controller.handle(UiCommand.key(Key.OK))  # the defender commits none: 2 to 1
+    assert controller.screen().name == "result"
+    controller.on_reading(board_after("leader red H8", changes={"J7": CellClass.EMPTY_LAND}))
+    assert controller.screen().name == "turn"
+    assert [str(a) for a in controller.game.actions] == ["leader red H8", "support 1", "support 0"]
+
+
+def test_a_war_waits_for_its_pieces_to_go() -> None:
+    controller = Controller(kingdoms())
+    tile = board_after(changes={"D6": CellClass.TILE_RED})
+    controller.on_reading(tile)
+    controller.handle(UiCommand.action("support 1"))
+    controller.handle(UiCommand.action("support 0"))
+    controller.handle(UiCommand.nav("done"))  # "pieces removed" — but the camera still sees them
+    screen = controller.screen()
+    assert screen.name == "owed"
+    assert "Please remove the black leader (bull) from F6." in screen.lines
+    controller.on_reading(reading_of(expected_cells(controller.state)))
+    assert controller.screen().name == "turn" and not controller.owed
+
+
+def test_swap_and_pass_come_from_the_buttons() -> None:
+    controller = Controller(Game.new(2, hidden_hands=True))
+    controller.handle(UiCommand.nav("swap"))
+    assert controller.screen().name == "swap"
+    controller.handle(UiCommand.entry(3))
+    controller.handle(UiCommand.key(Key.OK))
+    controller.handle(UiCommand.action("pass"))
+    assert [str(a) for a in controller.game.actions] == ["swap 3", "pass"]
+    assert controller.state.current == 1 and controller.state.bag_count == 131 - 3 - 3 + 3
+
+
+def test_an_illegal_command_is_explained_and_changes_nothing() -> None:
+    controller = Controller(kingdoms())
+    controller.on_reading(board_after("leader red H8"))
+    controller.handle(UiCommand.action("support 5"))
+    screen = controller.screen()
+    assert screen.name == "illegal"
+    assert "can commit from 0 to" in " ".join(screen.lines)
+    assert controller.state.pending.kind is PendingKind.SUPPORT
+    controller.handle(UiCommand.key(Key.OK))
+    assert controller.screen().name == "support"
+
+
+def test_an_illegal_placement_names_the_rule_until_the_board_is_put_right() -> None:
+    controller = Controller(kingdoms())
+    controller.on_reading(board_after(changes={"K3": CellClass.LEADER_RED}))
+    screen = controller.screen()
+    assert screen.name == "mismatch"
+    assert "A leader must stand next to a temple" in " ".join(screen.lines)
+    assert screen.help is not None and screen.help.page == 6
+    controller.on_reading(board_after())
+    assert controller.screen().name == "turn" and controller.game.actions == ()
+
+
+def test_a_misread_is_corrected_by_tapping_the_square() -> None:
+    controller = Controller(kingdoms())
+    controller.on_reading(board_after("tile red F11", changes={"F11": CellClass.TILE_GREEN}))
+    assert controller.screen().name == "mismatch" and controller.game.actions == ()
+    controller.handle(UiCommand.tap(parse_cell("F11")))
+    assert controller.screen().name == "correct"
+    controller.handle(UiCommand.choose("correct", "F11 red tile"))
+    assert [str(a) for a in controller.game.actions] == ["tile red F11"]
+
+
+def test_an_unreadable_square_stays_corrected_while_the_camera_cannot_read_it() -> None:
+    controller = Controller(kingdoms())
+    reading = board_after("tile red F11")
+    cells = list(reading.cells)
+    cells[parse_cell("F11")] = CellReading(CellClass.UNKNOWN, 0.3)
+    unclear = BoardReading(reading.status, tuple(cells), True, low_confidence=(parse_cell("F11"),))
+    controller.on_reading(unclear)
+    assert "Camera: I cannot see F11 clearly." in controller.screen().lines  # waits, and says so
+    for _ in range(2):
+        controller.on_reading(unclear)
+    assert controller.screen().name == "mismatch" and controller.game.actions == ()
+    controller.handle(UiCommand.choose("correct", "F11 red tile"))
+    assert [str(a) for a in controller.game.actions] == ["tile red F11"]
+    controller.on_reading(unclear)
+    assert controller.moment is None and len(controller.game.actions) == 1
+
+
+def test_an_ambiguous_board_asks_which_happened() -> None:
+    controller = Controller(kingdoms())
+    controller.on_reading(board_after("tile black C5", "tile black D5"))
+    screen = controller.screen()
+    assert screen.name == "ambiguous" and len(screen.buttons) == 2
+    choice = next(b.command for b in screen.buttons if b.label == "tile black C5 then tile black D5")
+    controller.handle(choice)
+    assert [str(a) for a in controller.game.actions] == ["tile black C5", "tile black D5"]
+    assert controller.state.players[0].points[BLACK.index] == 2
+
+
+def test_a_board_put_back_offers_the_takeback_and_undo_works() -> None:
+    controller = Controller(kingdoms())
+    controller.on_reading(board_after("tile red F11"))
+    controller.on_reading(board_after())
+    assert controller.screen().name == "takeback"
+    controller.handle(UiCommand.key(Key.OK))
+    assert controller.game.actions == () and controller.screen().name == "turn"
+    assert not controller.owed
+
+
+def test_undo_from_the_button_waits_for_the_piece_to_come_off() -> None:
+    controller = Controller(kingdoms())
+    controller.on_reading(board_after("tile red F11"))
+    controller.handle(UNDO)
+    assert controller.game.actions == ()
+    assert [str(o) for o in controller.owed] == ["remove the red tile from F11"]
+
+
+def test_nothing_to_undo_is_said_plainly() -> None:
+    controller = Controller(kingdoms())
+    controller.handle(UNDO)
+    assert controller.screen().name == "illegal" or controller.screen().name == "error"
+    assert "nothing to take back" in " ".join(controller.screen().lines)
+
+
+class FullDisk:
+    def apply(self, game: Game, action: Action | str, reading: object = None) -> list[Event]:
+        raise OSError(errno.ENOSPC, "No space left on device")
+
+    def undo(self, game: Game) -> Action:
+        raise OSError(errno.ENOSPC, "No space left on device")
+
+
+def test_a_full_disk_is_shown_and_the_game_is_kept() -> None:
+    controller = Controller(kingdoms(), record=FullDisk())
+    controller.on_reading(board_after("tile red F11"))
+    assert controller.screen().name == "disk_full"
+    assert controller.game.actions == ()
+
+
+def test_a_treasure_taken_by_hand_and_a_monument_on_the_buttons() -> None:
+    controller = Controller(kingdoms())
+    controller.on_reading(board_after("tile red C10"))
+    assert controller.screen().name == "treasure"
+    controller.on_reading(board_after("tile red C10", changes={"A10": CellClass.TILE_RED}))
+    assert [str(a) for a in controller.game.actions][-1] == "treasure A10"
+    controller.on_reading(board_after("tile red C10", "treasure A10", "tile red C3"))
+    assert controller.screen().name == "monument"
+    controller.handle(UiCommand.action("monument red/green B2"))
+    screen = controller.screen()
+    assert screen.name == "owed" and len(screen.lines) == 4 + 1
+
+
+def test_a_correction_lasts_only_until_a_hand_moves_over_the_board() -> None:
+    controller = Controller(kingdoms())
+    empty = board_after()
+    cells = list(empty.cells)
+    cells[parse_cell("F11")] = CellReading(CellClass.UNKNOWN, 0.3)
+    unclear = BoardReading(empty.status, tuple(cells), True, low_confidence=(parse_cell("F11"),))
+    for _ in range(3):
+        controller.on_reading(unclear)
+    controller.handle(UiCommand.choose("correct", "F11 empty land"))
+    assert controller.moment is None
+    controller.on_motion()  # a player reached over the board: F11 may hold a tile now
+    controller.on_reading(unclear)
+    assert controller.looking and controller.game.actions == ()
+
+
+def test_a_quick_second_action_after_a_monument_chance_waits_for_the_choice() -> None:
+    controller = Controller(kingdoms())
+    both = board_after("tile red J3", changes={"K3": CellClass.LEADER_BLUE})  # K3 needs the new temple on J3
+    controller.on_reading(both)
+    assert [str(a) for a in controller.game.actions] == ["tile red J3"]
+    assert controller.screen().name == "monument"
+    controller.handle(UiCommand.action("no-monument"))
+    assert [str(a) for a in controller.game.actions] == ["tile red J3", "no-monument", "leader blue K3"]
+
+
+def test_a_hidden_marker_is_said_on_the_screen() -> None:
+    controller = Controller(kingdoms())
+    controller.on_reading(BoardReading(ReadStatus.BOARD_MOVED, message="The board moved and a marker is hidden"))
+    assert "Camera: The board moved and a marker is hidden." in controller.screen().lines
+    controller.on_reading(board_after())
+    assert not any(line.startswith("Camera:") for line in controller.screen().lines)
+
+
+def test_a_player_peeks_at_hidden_scores_with_a_long_press() -> None:
+    controller = Controller(Game.new(2, hidden_hands=True))
+    controller.handle(UiCommand.nav("scores"))
+    screen = controller.screen()
+    assert screen.name == "scores"
+    seat = next(i for i, b in enumerate(screen.buttons) if b.hold is not None)
+    controller.handle(UiCommand.focus(seat))
+    controller.handle(UiCommand.key(Key.OK, long=True))
+    assert controller.ui.peek is not None
+    controller.handle(UiCommand(Verb.RELEASE, Key.OK))
+    assert controller.ui.peek is None
+
+
+def test_the_menu_leads_to_a_tally_by_hand_and_a_new_game() -> None:
+    controller = Controller(Game.new(2, hidden_hands=True))
+    controller.handle(UiCommand(Verb.MENU))
+    assert controller.screen().name == "menu"
+    controller.handle(UiCommand.nav("manual"))
+    assert controller.screen().name == "manual_tally"
+    for points in (5, 6, 7, 8, 2):  # Player 1: red, blue, green, black, treasures
+        controller.handle(UiCommand.choose("points", points))
+        controller.handle(UiCommand.nav("next"))
+    controller.handle(UiCommand.choose("points", 9))  # Player 2: 9 red, nothing else
+    controller.handle(UiCommand.nav("tally"))
+    screen = controller.screen()
+    assert screen.name == "tally"
+    assert screen.lines[1].startswith("1. Player 1: 6")  # 5 6 7 8 and 2 treasures: at best 7 6 7 8
+    controller.handle(UiCommand.key(Key.OK))
+    assert controller.new_game
+
+
+def test_correct_a_square_from_the_menu() -> None:
+    controller = Controller(kingdoms())
+    reading = board_after(changes={"F11": CellClass.UNKNOWN})
+    controller.on_reading(BoardReading(reading.status, reading.cells, True))  # confidently unknown: a misread
+    assert controller.screen().name == "mismatch"
+    controller.handle(UiCommand.nav("correct"))
+    controller.handle(UiCommand.tap(parse_cell("F11")))
+    assert controller.screen().title == "What stands on F11?"
+    controller.handle(UiCommand.choose("correct", "F11 empty land"))
+    assert controller.moment is None and controller.screen().name == "turn"
+
+
+def test_a_board_the_camera_cannot_read_asks_about_the_light_first() -> None:
+    controller = Controller(kingdoms())
+    reading = board_after()
+    dark = [parse_cell(n) for n in ("E4", "F4", "G4", "H4", "I4", "J4", "K4")]
+    cells = list(reading.cells)
+    for cell in dark:
+        cells[cell] = CellReading(CellClass.UNKNOWN, 0.2)
+    unclear = BoardReading(reading.status, tuple(cells), True, low_confidence=tuple(dark))
+    for _ in range(3):
+        controller.on_reading(unclear)
+    screen = controller.screen()
+    assert screen.name == "unreadable" and screen.title == "The camera cannot read 7 squares"
+    controller.handle(UiCommand.key(Key.DOWN))
+    controller.handle(UiCommand.key(Key.OK))  # "Correct them one by one"
+    assert controller.screen().name == "correct"
+    controller.on_reading(reading)  # the lamp came back on
+    assert controller.screen().name == "turn"
+
+
+def test_a_leader_moved_back_is_a_takeback_or_a_new_move_as_the_players_say() -> None:
+    controller = Controller(kingdoms())
+    controller.on_reading(board_after("leader black A5"))
+    controller.on_reading(board_after())  # the king back on B6
+    assert controller.screen().name == "takeback"
+    controller.handle(UiCommand.key(Key.DOWN))
+    controller.handle(UiCommand.key(Key.OK))  # "No — it is a new move"
+    assert [str(a) for a in controller.game.actions] == ["leader black A5", "leader black B6"]
+    assert controller.state.current == 1
+
+
+def test_monument_points_at_the_end_of_a_turn_are_shown_until_the_next_move() -> None:
+    controller = Controller(kingdoms())
+    controller.on_reading(board_after("tile red C3"))
+    controller.handle(UiCommand.action("monument red/black B2"))
+    controller.on_reading(board_after("tile red C3", "monument red/black B2"))
+    controller.on_reading(board_after("tile red C3", "monument red/black B2", "tile red F11"))
+    assert controller.state.current == 1
+    assert controller.screen().name == "end_of_turn"  # the priest on A2 beside the monument scored
+    assert any("monument" in line for line in controller.screen().lines)
+    controller.handle(UiCommand.key(Key.OK))
+    assert controller.screen().name == "turn"

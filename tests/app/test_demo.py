@@ -1,0 +1,60 @@
+"""A short demo game end to end in CI: renderer, observer, tracker, controller, screens, tally."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+from companion.app import demo
+from companion.app.table import Table
+from companion.rules import final_scores
+
+os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
+os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
+
+
+def test_a_whole_demo_game_ends_with_the_engines_tally(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    shots, record = tmp_path / "shots", tmp_path / "game.json"
+    code = demo.main(["--headless", "--fast", "--players", "2", "--seed", "3", "--shots", str(shots),
+                      "--save", str(record)])
+    out = capsys.readouterr().out
+    assert code == 0, out
+    assert "The tally equals the engine's own result." in out
+    names = {p.stem.split("-", 1)[1] for p in shots.glob("*.png")}
+    assert {"turn", "tally"} <= names
+    assert demo.replay_main([str(record), "--headless"]) == 0
+    assert "Replayed" in capsys.readouterr().out
+
+
+def test_the_tally_check_can_fail() -> None:
+    table = Table.new(2, 3)
+    while not table.over:
+        table.step()
+    scores = final_scores(table.truth.state)
+    worse = [scores[0].__class__(**{**{f: getattr(s, f) for f in s.__slots__}, "treasures": s.treasures + 1})
+             if s.seat == 0 else s for s in scores]
+    assert demo.same_tally(scores, scores)
+    assert not demo.same_tally(scores, worse)
+
+
+def test_a_journal_replays_on_the_screens(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from companion.app import journal
+    from companion.rules import Game
+
+    game = Game.new(2, hidden_hands=True)
+    with journal.Journal.start(tmp_path, game) as record:
+        for action in ("tile red F11", "pass", "swap 2"):
+            record.apply(game, action)
+    path = next(tmp_path.glob("*.jsonl"))
+    assert demo.replay_main([str(path), "--headless", "--shots", str(tmp_path / "shots")]) == 0
+    assert "Replayed 3 actions" in capsys.readouterr().out
+    assert (tmp_path / "shots" / "01-turn.png").exists()
+
+
+def test_a_broken_record_is_reported_in_words(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = tmp_path / "game.json"
+    path.write_text("{not json")
+    assert demo.replay_main([str(path), "--headless"]) == 1
+    assert "cannot be read" in capsys.readouterr().err

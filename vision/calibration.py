@@ -1,0 +1,486 @@
+"""Where the board lies in the picture, and what its squares and pieces look like.
+
+The four ArUco markers at the board's corners (vision.geometry) give a homography from image
+pixels to board squares: x right, y down, (0, 0) at the grid's top-left corner, (16, 11) at its
+bottom-right. Without markers the player taps the grid's four corners instead. Every read checks
+the markers again (`align`), so a bumped board or camera is never read through a stale grid.
+
+The calibration is a readable JSON file, written atomically so a power cut never leaves half a file.
+"""
+
+from __future__ import annotations
+
+import datetime
+import json
+import os
+import tempfile
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from vision import aruco, classify, gate, geometry, rectify
+from vision.reading import CELLS, COLOURS, COLUMNS, ROWS, CellClass
+
+FORMAT = "tigris-companion-calibration"
+VERSION = 1
+MOVE_TOLERANCE = 0.25  # squares: a board or camera moved further than this is re-calibrated
+DYNASTIES = ("archer", "bull", "pot", "lion")  # the four players' symbols
+MARKER_NAMES = {0: "top-left", 1: "top-right", 2: "bottom-right", 3: "bottom-left"}
+_VERIFY_BITS = 6  # a 4×4 marker plus its one-bit black border
+_VERIFY_PX = 4  # px per bit when checking a marker in place
+_VERIFY_NCC = 0.6  # correlation with the ideal marker below which it is looked for again
+
+
+class CalibrationError(ValueError):
+    """The calibration cannot be made or loaded; the message says what to do, in plain words."""
+
+
+@dataclass(frozen=True)
+class Calibration:
+    image_size: tuple[int, int]  # (width, height) of the frames it applies to
+    homography: np.ndarray  # 3×3 float64: image pixels -> board squares
+    method: str  # "markers" or "corners"
+    markers: Mapping[int, np.ndarray] = field(default_factory=dict)  # id -> 4×2 image corners
+    board: str = "standard"
+    references: classify.References | None = None  # what squares and pieces look like
+    rim: np.ndarray | None = None  # N×3 colours of the board's rim (vision.gate) with no hand over it
+    created: str = ""
+
+    def grid_corners(self) -> np.ndarray:
+        """The grid's corners in the image (4×2, TL, TR, BR, BL)."""
+        squares = np.array([[0, 0], [COLUMNS, 0], [COLUMNS, ROWS], [0, ROWS]], dtype=np.float64)
+        return to_image(self.homography, squares)
+
+    def resized(self, image_size: tuple[int, int]) -> Calibration:
+        """The same calibration for frames of another size from the same camera (same field of view)."""
+        if image_size == self.image_size:
+            return self
+        sx, sy = self.image_size[0] / image_size[0], self.image_size[1] / image_size[1]
+        scale = np.diag([sx, sy, 1.0])
+        markers = {i: c / np.array([sx, sy]) for i, c in self.markers.items()}
+        return replace(self, image_size=image_size, homography=self.homography @ scale, markers=markers)
+
+
+def marker_squares(marker_id: int) -> np.ndarray:
+    """A marker's four corners in board squares, in the order the detector reports them."""
+    corners: np.ndarray = geometry.marker_corners_mm(marker_id).astype(np.float64) / geometry.SQUARE_MM
+    return corners
+
+
+def to_image(homography: np.ndarray, squares: np.ndarray) -> np.ndarray:
+    """Board-square points -> image points."""
+    inverse = np.linalg.inv(homography)
+    points: np.ndarray = cv2.perspectiveTransform(squares.reshape(-1, 1, 2).astype(np.float64), inverse)
+    return points.reshape(-1, 2)
+
+
+def to_squares(homography: np.ndarray, points: np.ndarray) -> np.ndarray:
+    """Image points -> board-square points."""
+    squares: np.ndarray = cv2.perspectiveTransform(points.reshape(-1, 1, 2).astype(np.float64), homography)
+    return squares.reshape(-1, 2)
+
+
+def _gray(frame: np.ndarray) -> np.ndarray:
+    if frame.ndim == 3:
+        gray: np.ndarray = cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)
+        return gray
+    return frame
+
+
+def find_markers(frame: np.ndarray) -> dict[int, np.ndarray]:
+    """Our corner markers in a frame: id -> 4×2 image corners.
+
+    Looks on a half-size image first (four times cheaper), then at full size for markers that
+    were too small to be found there.
+    """
+    gray = _gray(frame)
+    found: dict[int, np.ndarray] = {}
+    if min(gray.shape) >= 800:
+        half = cv2.resize(gray, (gray.shape[1] // 2, gray.shape[0] // 2), interpolation=cv2.INTER_AREA)
+        for marker in aruco.detect(half):
+            if marker.id in MARKER_NAMES:
+                found[marker.id] = _refined(gray, marker.corners * 2 + 0.5)
+    if len(found) < len(MARKER_NAMES):
+        for marker in aruco.detect(gray):
+            if marker.id in MARKER_NAMES and marker.id not in found:
+                found[marker.id] = marker.corners.astype(np.float64)
+    return found
+
+
+def _refined(gray: np.ndarray, corners: np.ndarray) -> np.ndarray:
+    """Corners found on a downscaled image, brought to full-resolution accuracy."""
+    points = corners.astype(np.float32).reshape(-1, 1, 2)
+    criteria = (cv2.TERM_CRITERIA_EPS + cv2.TERM_CRITERIA_MAX_ITER, 20, 0.05)
+    cv2.cornerSubPix(gray, points, (5, 5), (-1, -1), criteria)
+    return points.reshape(4, 2).astype(np.float64)
+
+
+def homography_from_markers(markers: Mapping[int, np.ndarray]) -> np.ndarray:
+    """Image -> squares from three or four markers (twelve or sixteen known points)."""
+    if len(markers) < 3:
+        raise CalibrationError(_missing_markers_message(markers))
+    image = np.concatenate([markers[i] for i in sorted(markers)]).astype(np.float64)
+    squares = np.concatenate([marker_squares(i) for i in sorted(markers)])
+    homography, _ = cv2.findHomography(image, squares, 0)
+    if homography is None:
+        raise CalibrationError("The markers were found but lie in an impossible shape: check they are flat.")
+    result: np.ndarray = homography
+    return result
+
+
+def _missing_markers_message(markers: Mapping[int, np.ndarray]) -> str:
+    missing = [name for i, name in MARKER_NAMES.items() if i not in markers]
+    return (
+        f"Only {len(markers)} of the 4 corner markers are in view (missing: {', '.join(missing)}). "
+        "Make sure all four marker cards lie at the board's corners, uncovered and inside the picture."
+    )
+
+
+def _now() -> str:
+    return datetime.datetime.now(datetime.UTC).isoformat(timespec="seconds")
+
+
+def from_markers(frame: np.ndarray, board: str = "standard") -> Calibration:
+    """Calibrate from a frame showing at least three of the four markers."""
+    _check_frame(frame)
+    markers = find_markers(frame)
+    if len(markers) < 3:
+        raise CalibrationError(_missing_markers_message(markers))
+    height, width = frame.shape[:2]
+    return Calibration(
+        image_size=(width, height),
+        homography=homography_from_markers(markers),
+        method="markers",
+        markers=markers,
+        board=board,
+        created=_now(),
+    )
+
+
+def from_corners(
+    image_size: tuple[int, int], corners: Sequence[Sequence[float]], board: str = "standard"
+) -> Calibration:
+    """Calibrate from the grid's four corners tapped on the screen (image px: TL, TR, BR, BL)."""
+    points = np.asarray(corners, dtype=np.float64)
+    if points.shape != (4, 2) or not np.all(np.isfinite(points)):
+        raise CalibrationError(
+            "Tap exactly four corners of the grid: top-left, top-right, bottom-right, bottom-left."
+        )
+    # The four taps must go round the grid clockwise as a convex shape, or the grid would be folded.
+    edges = np.roll(points, -1, axis=0) - points
+    turns = edges[:, 0] * np.roll(edges, -1, axis=0)[:, 1] - edges[:, 1] * np.roll(edges, -1, axis=0)[:, 0]
+    if not np.all(turns > 0):
+        raise CalibrationError(
+            "Those four corners do not go round the grid: tap top-left, top-right, bottom-right, "
+            "then bottom-left."
+        )
+    squares = np.array([[0, 0], [COLUMNS, 0], [COLUMNS, ROWS], [0, ROWS]], dtype=np.float64)
+    homography = cv2.getPerspectiveTransform(points.astype(np.float32), squares.astype(np.float32))
+    return Calibration(
+        image_size=(int(image_size[0]), int(image_size[1])),
+        homography=homography.astype(np.float64),
+        method="corners",
+        board=board,
+        created=_now(),
+    )
+
+
+def _check_frame(frame: object) -> None:
+    if not isinstance(frame, np.ndarray) or frame.dtype != np.uint8 or frame.ndim not in (2, 3):
+        raise CalibrationError("The camera picture is not an 8-bit image.")
+    if min(frame.shape[:2]) < 64:
+        raise CalibrationError("The camera picture is too small to find the board.")
+
+
+# --- every read: is the board still where the calibration says? -----------------------------
+
+
+@dataclass(frozen=True)
+class Alignment:
+    calibration: Calibration | None  # the calibration to read with (updated after a move), or None
+    found: int  # markers seen in this frame
+    moved: bool  # the board moved by more than MOVE_TOLERANCE since calibration
+    message: str  # for the players; empty when all is well
+
+    @property
+    def ok(self) -> bool:
+        return self.calibration is not None
+
+
+def _patch_transform(corners: np.ndarray) -> np.ndarray:
+    side = _VERIFY_BITS * _VERIFY_PX
+    target = np.array([[0, 0], [side, 0], [side, side], [0, side]], dtype=np.float32)
+    transform: np.ndarray = cv2.getPerspectiveTransform(corners.astype(np.float32), target)
+    return transform
+
+
+def _ideal(marker_id: int) -> np.ndarray:
+    return aruco.marker_image(marker_id, _VERIFY_BITS * _VERIFY_PX).astype(np.float32)
+
+
+_IDEALS: dict[int, np.ndarray] = {}
+
+
+def marker_in_place(gray: np.ndarray, marker_id: int, corners: np.ndarray) -> bool:
+    """Whether the marker is still exactly where it was: one tiny warp and a correlation."""
+    side = _VERIFY_BITS * _VERIFY_PX
+    patch = cv2.warpPerspective(gray, _patch_transform(corners), (side, side), flags=cv2.INTER_LINEAR)
+    if marker_id not in _IDEALS:
+        _IDEALS[marker_id] = _ideal(marker_id)
+    ideal = _IDEALS[marker_id]
+    patch = patch.astype(np.float32)
+    spread = float(patch.std())
+    if spread < 8.0:  # covered, black or washed out
+        return False
+    ncc = float(((patch - patch.mean()) * (ideal - ideal.mean())).mean() / (spread * ideal.std()))
+    return ncc >= _VERIFY_NCC
+
+
+def _search(gray: np.ndarray, corners: np.ndarray, reach: float) -> list[aruco.Marker]:
+    """Look for markers in a window around where one used to be."""
+    centre = corners.mean(axis=0)
+    size = float(np.linalg.norm(corners[0] - corners[2]))
+    half = size * reach
+    h, w = gray.shape
+    x0, y0 = max(0, int(centre[0] - half)), max(0, int(centre[1] - half))
+    x1, y1 = min(w, int(centre[0] + half)), min(h, int(centre[1] + half))
+    if x1 - x0 < 16 or y1 - y0 < 16:
+        return []
+    offset = np.array([x0, y0], dtype=np.float32)
+    window = np.ascontiguousarray(gray[y0:y1, x0:x1])
+    return [aruco.Marker(m.id, m.corners + offset) for m in aruco.detect(window)]
+
+
+def align(frame: np.ndarray, calibration: Calibration) -> Alignment:
+    """Check the markers against the calibration; re-calibrate from them if the board moved.
+
+    Markers still in place are confirmed with a cheap correlation; the others are searched for
+    near their old place, then in the whole frame. With three or more markers found the grid is
+    always taken from them; with fewer, the stored grid is used only if every marker in view is
+    still in place and at least two are (a rigid board cannot turn about two fixed points).
+    """
+    gray = _gray(frame)
+    if calibration.method != "markers" or not calibration.markers:
+        return Alignment(
+            calibration, 0, False, "Calibrated from tapped corners: the board's position is not checked."
+        )
+    in_place = {i: corners for i, corners in calibration.markers.items() if marker_in_place(gray, i, corners)}
+    if len(in_place) == len(MARKER_NAMES):
+        return Alignment(calibration, len(in_place), False, "")
+    seen = dict(in_place)
+    for i, corners in calibration.markers.items():
+        if i in seen:
+            continue
+        for marker in _search(gray, corners, reach=2.5):
+            if marker.id in MARKER_NAMES and marker.id not in seen:
+                seen[marker.id] = marker.corners.astype(np.float64)
+    if len(seen) < 3:
+        for marker_id, corners in find_markers(gray).items():
+            seen.setdefault(marker_id, corners)
+    return _judge(calibration, seen, in_place)
+
+
+def _judge(
+    calibration: Calibration, seen: dict[int, np.ndarray], in_place: dict[int, np.ndarray]
+) -> Alignment:
+    shifts = {
+        i: float(np.abs(to_squares(calibration.homography, corners) - marker_squares(i)).max())
+        for i, corners in seen.items()
+    }
+    moved = any(shift > MOVE_TOLERANCE for shift in shifts.values())
+    hidden = [MARKER_NAMES[i] for i in MARKER_NAMES if i not in seen]
+    hidden_text = f" The {' and '.join(hidden)} marker is hidden." if hidden else ""
+    if not seen:
+        return Alignment(None, 0, False, "No board marker is in view: is the board under the camera?")
+    if len(seen) >= 3:
+        updated = replace(calibration, homography=homography_from_markers(seen), markers=seen)
+        if moved:
+            return Alignment(
+                updated, len(seen), True, "The board moved; the grid was found again." + hidden_text
+            )
+        return Alignment(updated if len(seen) == 4 else calibration, len(seen), False, hidden_text.strip())
+    if not moved and len(seen) == 2:
+        return Alignment(calibration, 2, False, hidden_text.strip())
+    if moved:
+        return Alignment(
+            None,
+            len(seen),
+            True,
+            "The board or camera moved and the markers are hidden: uncover the corner markers.",
+        )
+    return Alignment(None, len(seen), False, "Too few board markers are in view." + hidden_text)
+
+
+# --- the JSON file ------------------------------------------------------------------------
+
+
+def to_json(calibration: Calibration) -> str:
+    data = {
+        "format": FORMAT,
+        "version": VERSION,
+        "created": calibration.created,
+        "method": calibration.method,
+        "board": calibration.board,
+        "image_size": list(calibration.image_size),
+        "homography": [[float(v) for v in row] for row in calibration.homography],
+        "markers": {
+            MARKER_NAMES[i]: [[round(float(v), 3) for v in point] for point in corners]
+            for i, corners in sorted(calibration.markers.items())
+        },
+        "rim_colours": None if calibration.rim is None else np.round(calibration.rim, 1).tolist(),
+        "references": None if calibration.references is None else calibration.references.to_json(),
+    }
+    return json.dumps(data, indent=1)
+
+
+def from_json(text: str, source: str = "the calibration") -> Calibration:
+    damaged = f"{source} is damaged or not a calibration file"
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as error:
+        raise CalibrationError(f"{damaged} ({error.msg}, line {error.lineno}). {_AGAIN}") from None
+    if not isinstance(data, dict) or data.get("format") != FORMAT:
+        raise CalibrationError(f"{damaged}. {_AGAIN}")
+    if data.get("version") != VERSION:
+        raise CalibrationError(f"{source} was written by another version of the companion. {_AGAIN}")
+    ids = {name: i for i, name in MARKER_NAMES.items()}
+    try:
+        homography = np.array(data["homography"], dtype=np.float64)
+        if homography.shape != (3, 3) or not np.all(np.isfinite(homography)):
+            raise ValueError("homography")
+        markers = {
+            ids[name]: np.array(c, dtype=np.float64).reshape(4, 2) for name, c in data["markers"].items()
+        }
+        width, height = (int(v) for v in data["image_size"])
+        method = str(data["method"])
+        if method not in ("markers", "corners"):
+            raise ValueError("method")
+        references = data.get("references")
+        rim = data.get("rim_colours")
+        return Calibration(
+            image_size=(width, height),
+            homography=homography,
+            method=method,
+            markers=markers,
+            board=str(data.get("board", "standard")),
+            references=None if references is None else classify.References.from_json(references),
+            rim=None if rim is None else np.array(rim, dtype=np.float32).reshape(-1, 3),
+            created=str(data.get("created", "")),
+        )
+    except (KeyError, TypeError, ValueError, AttributeError) as error:
+        raise CalibrationError(f"{damaged} (bad or missing {error}). {_AGAIN}") from None
+
+
+_AGAIN = "Run `companion calibrate` again."
+
+
+def save(calibration: Calibration, path: str | Path) -> None:
+    """Write the file atomically: a temporary file, flushed to disk, then renamed over the old one."""
+    target = Path(path)
+    target.parent.mkdir(parents=True, exist_ok=True)
+    fd, temporary = tempfile.mkstemp(prefix=f".{target.name}.", dir=target.parent)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as file:
+            file.write(to_json(calibration))
+            file.flush()
+            os.fsync(file.fileno())
+        os.replace(temporary, target)
+    except BaseException:
+        Path(temporary).unlink(missing_ok=True)
+        raise
+    directory = os.open(target.parent, os.O_RDONLY)
+    try:
+        os.fsync(directory)
+    finally:
+        os.close(directory)
+
+
+def load(path: str | Path) -> Calibration:
+    target = Path(path)
+    try:
+        text = target.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise CalibrationError(f"There is no calibration file at {target}. {_AGAIN}") from None
+    except (OSError, UnicodeDecodeError) as error:
+        raise CalibrationError(f"The calibration file {target} cannot be read ({error}). {_AGAIN}") from None
+    return from_json(text, source=f"The calibration file {target}")
+
+
+# --- learning what the board and the pieces look like --------------------------------------
+
+
+def setup_position(board: str = "standard") -> tuple[classify.Piece, ...]:
+    """What every square holds at the start: a temple with its treasure, river, or empty land."""
+    rivers, temples = geometry.river_cells(board), geometry.start_temple_cells(board)
+    return tuple(
+        classify.Piece(
+            CellClass.TREASURE
+            if c in temples
+            else CellClass.EMPTY_RIVER
+            if c in rivers
+            else CellClass.EMPTY_LAND
+        )
+        for c in range(CELLS)
+    )
+
+
+def calibrate(
+    setup_frame: np.ndarray,
+    pieces: Sequence[tuple[np.ndarray, Mapping[int, classify.Known]]] = (),
+    board: str = "standard",
+    corners: Sequence[Sequence[float]] | None = None,
+) -> Calibration:
+    """The whole calibration: the grid from the markers (or from tapped `corners`), then the look
+    of the set-up position and of the pieces the player showed, square by square."""
+    _check_frame(setup_frame)
+    height, width = setup_frame.shape[:2]
+    if corners is None:
+        calibration = from_markers(setup_frame, board)
+    else:
+        calibration = from_corners((width, height), corners, board)
+    setup_top = rectify.rectify(setup_frame, calibration.homography)
+    shown = []
+    for frame, named in pieces:
+        _check_frame(frame)
+        alignment = align(frame, calibration.resized((frame.shape[1], frame.shape[0])))
+        if alignment.calibration is None:
+            raise CalibrationError(f"The pieces could not be seen: {alignment.message}")
+        if any(not 0 <= cell < CELLS for cell in named):
+            raise CalibrationError("A piece was named on a square that is not on the board.")
+        shown.append((rectify.rectify(frame, alignment.calibration.homography), named))
+    references = classify.learn(setup_top, setup_position(board), shown)
+    small = gate.small_image(setup_frame)
+    rim = gate.rim_colours(small, gate.rim_places(calibration.homography, (width, height)))
+    return replace(calibration, references=references, rim=rim)
+
+
+def pieces_layout(board: str = "standard") -> dict[int, classify.Piece]:
+    """Where to lay the pieces for the "show me your pieces" step: one tile of each colour, a
+    face-down tile, a catastrophe, the unification tile, every leader of every dynasty and the
+    six monuments, all on empty land so the set-up temples may stay where they are."""
+    rivers, temples = geometry.river_cells(board), geometry.start_temple_cells(board)
+    free = [c for c in range(CELLS) if c not in rivers and c not in temples]
+    layout: dict[int, classify.Piece] = {}
+    pairs = [(a, b) for i, a in enumerate(COLOURS) for b in COLOURS[i + 1 :]]
+    for cell in free:
+        block = (cell, cell + 1, cell + COLUMNS, cell + COLUMNS + 1)
+        if len(layout) == 4 * len(pairs):
+            break
+        if cell % COLUMNS < COLUMNS - 1 and all(c in free and c not in layout for c in block):
+            pair = pairs[len(layout) // 4]
+            layout.update({c: classify.Piece(CellClass.MONUMENT, monument=pair) for c in block})
+    singles = [classify.Piece(CellClass[f"TILE_{colour.upper()}"]) for colour in COLOURS]
+    singles += [
+        classify.Piece(cls) for cls in (CellClass.FACE_DOWN, CellClass.CATASTROPHE, CellClass.UNIFICATION)
+    ]
+    singles += [
+        classify.Piece(CellClass[f"LEADER_{colour.upper()}"], dynasty=dynasty)
+        for colour in COLOURS
+        for dynasty in DYNASTIES
+    ]
+    for cell, piece in zip([c for c in free if c not in layout], singles, strict=False):
+        layout[cell] = piece
+    return layout

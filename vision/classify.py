@@ -1,0 +1,306 @@
+"""What each square shows, with a confidence, from the top-down image.
+
+Every square is summed up by a few numbers: the mean colour and the texture of four rings around
+its centre (centre, middle, rim of the inscribed circle, corners). Rings do not care how a piece is
+turned, and they tell discs from squares: a leader leaves the board showing in the corners, a tile
+does not. The numbers are compared with references learnt at calibration from pieces whose identity
+the player told us; the nearest reference gives the class, the gap to the nearest reference of
+another class gives the confidence, and a square unlike every reference (a hand, a glare spot) has
+a low one. Low confidence is reported as `CellClass.UNKNOWN`, never rounded to a guess.
+
+Light changes between calibration and play (a lamp switched on, clouds, the camera's exposure)
+are undone first: every square of the empty set-up board was measured at calibration, so the
+squares that still look like their empty selves tell how the light has changed, as a smooth field
+over the board.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+import numpy as np
+
+from vision.reading import CELLS, COLUMNS, ROWS, CellClass, CellReading
+from vision.rectify import PX_PER_SQUARE, cells
+
+MIN_CONFIDENCE = 0.5
+_RINGS = (0.0, 0.17, 0.3, 0.42, 0.5)  # radii (squares) of centre, middle, rim; corners beyond 0.5
+_INSET = 0.06  # square's edge kept out of the corner region: grid lines and small misalignment
+_SCALE_FLOOR = 0.02  # smallest spread of a feature, so one sharp reference cannot dominate
+_DETAIL = 6  # side of the small picture of a square used to tell dynasties and monuments apart
+
+
+@dataclass(frozen=True, slots=True)
+class Piece:
+    """What a square holds, as the player tells it at calibration."""
+
+    cls: CellClass
+    dynasty: str | None = None
+    monument: tuple[str, str] | None = None
+
+
+class Known(Protocol):
+    """What the player told us a square holds (vision.synthetic.CellTruth fits)."""
+
+    @property
+    def cls(self) -> CellClass: ...
+    @property
+    def dynasty(self) -> str | None: ...
+    @property
+    def monument(self) -> tuple[str, str] | None: ...
+
+
+def _region_weights(px: int) -> np.ndarray:
+    """(regions, px, px) weights that sum to 1 per region."""
+    centre = (np.arange(px) + 0.5) / px - 0.5
+    y, x = np.meshgrid(centre, centre, indexing="ij")
+    radius = np.hypot(x, y)
+    inside = (np.abs(x) < 0.5 - _INSET) & (np.abs(y) < 0.5 - _INSET)
+    masks = [(radius >= a) & (radius < b) for a, b in zip(_RINGS[:-2], _RINGS[1:-1], strict=True)]
+    masks.append((radius >= _RINGS[-1]) & inside)
+    weights = np.stack(masks).astype(np.float32)
+    normalised: np.ndarray = weights / weights.sum(axis=(1, 2), keepdims=True)
+    return normalised
+
+
+_WEIGHTS: dict[int, np.ndarray] = {}
+
+
+def _weights(px: int) -> np.ndarray:
+    if px not in _WEIGHTS:
+        _WEIGHTS[px] = _region_weights(px)
+    return _WEIGHTS[px]
+
+
+def cell_colours(top_down: np.ndarray, px: int = PX_PER_SQUARE) -> np.ndarray:
+    """The mean colour of each square (CELLS × 3, float32)."""
+    grid = top_down.reshape(ROWS, px, COLUMNS, px, 3).astype(np.float32)
+    means: np.ndarray = grid.mean(axis=(1, 3)).reshape(CELLS, 3)
+    return means
+
+
+def features(top_down: np.ndarray, gain: np.ndarray, px: int = PX_PER_SQUARE) -> np.ndarray:
+    """(CELLS, F) numbers per square: per ring, mean B, G, R and the spread of brightness, all
+    divided by the square's light gain (CELLS × 3) so they read as under the calibration light."""
+    patches = cells(top_down, px).astype(np.float32) / 255.0  # (C, px, px, 3)
+    weights = _weights(px)
+    means = np.einsum("cyxk,ryx->crk", patches, weights)  # (C, R, 3)
+    brightness = patches.mean(axis=3)
+    squares = np.einsum("cyx,ryx->cr", brightness * brightness, weights)
+    spread = np.sqrt(np.maximum(squares - means.mean(axis=2) ** 2, 0.0))
+    level = gain.mean(axis=1, keepdims=True)
+    normalised = means / gain[:, None, :]
+    result: np.ndarray = np.concatenate([normalised.reshape(CELLS, -1), spread / level], axis=1)
+    return result
+
+
+def details(top_down: np.ndarray, px: int = PX_PER_SQUARE) -> np.ndarray:
+    """A _DETAIL² grey picture of each square, zero-mean and unit-norm: the shape of a symbol."""
+    patches = cells(top_down, px).astype(np.float32).mean(axis=3)
+    block = px // _DETAIL
+    trim = (px - block * _DETAIL) // 2
+    core = patches[:, trim : trim + block * _DETAIL, trim : trim + block * _DETAIL]
+    small = core.reshape(CELLS, _DETAIL, block, _DETAIL, block).mean(axis=(2, 4)).reshape(CELLS, -1)
+    small -= small.mean(axis=1, keepdims=True)
+    norms = np.linalg.norm(small, axis=1, keepdims=True)
+    result: np.ndarray = small / np.maximum(norms, 1e-6)
+    return result
+
+
+# --- light --------------------------------------------------------------------------------------
+
+
+def _smooth_basis() -> np.ndarray:
+    """Quadratic polynomials over the board, one row per square."""
+    rows, cols = np.divmod(np.arange(CELLS), COLUMNS)
+    x = (cols + 0.5) / COLUMNS * 2 - 1
+    y = (rows + 0.5) / ROWS * 2 - 1
+    return np.stack([np.ones(CELLS), x, y, x * y, x * x, y * y], axis=1)
+
+
+_BASIS = _smooth_basis()
+
+
+def light_gain(colours: np.ndarray, empty: np.ndarray) -> np.ndarray:
+    """How the light changed since calibration at every square (CELLS × 3).
+
+    colours: each square's mean colour now; empty: the same squares on the empty set-up board.
+    Squares whose colour is a steady multiple of their empty colour are taken as still empty (most
+    of the board is, all game long) and a smooth field is fitted through their ratios.
+    """
+    ratio = colours / np.maximum(empty, 1.0)
+    gain = np.broadcast_to(np.median(ratio, axis=0), ratio.shape).copy()
+    for tolerance in (0.2, 0.1, 0.07):
+        agree = np.all(np.abs(ratio / gain - 1) < tolerance, axis=1)
+        if np.count_nonzero(agree) < 3 * _BASIS.shape[1]:
+            break
+        solution, *_ = np.linalg.lstsq(_BASIS[agree], ratio[agree], rcond=None)
+        gain = np.clip(_BASIS @ solution, 0.05, 20.0)
+    return gain
+
+
+# --- references ----------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class References:
+    """What the squares and pieces looked like at calibration."""
+
+    empty: np.ndarray  # CELLS × 3: each square's mean colour on the empty set-up board
+    prototypes: np.ndarray  # K × F: features of every example
+    details: np.ndarray  # K × _DETAIL²: symbol shape of every example
+    classes: tuple[CellClass, ...]  # K
+    dynasties: tuple[str | None, ...]  # K
+    monuments: tuple[tuple[str, str] | None, ...]  # K
+    scale: np.ndarray  # F: the usual spread of each feature within one class
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "px_per_square": PX_PER_SQUARE,
+            "empty_colours": np.round(self.empty, 2).tolist(),
+            "scale": np.round(self.scale, 5).tolist(),
+            "examples": [
+                {
+                    "class": cls.value,
+                    "dynasty": dynasty,
+                    "monument": list(monument) if monument else None,
+                    "features": np.round(proto, 5).tolist(),
+                    "detail": np.round(detail, 4).tolist(),
+                }
+                for cls, dynasty, monument, proto, detail in zip(
+                    self.classes, self.dynasties, self.monuments, self.prototypes, self.details, strict=True
+                )
+            ],
+        }
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> References:
+        if data.get("px_per_square") != PX_PER_SQUARE:
+            raise ValueError("px_per_square")
+        examples = data["examples"]
+        empty = np.array(data["empty_colours"], dtype=np.float32)
+        if empty.shape != (CELLS, 3) or not examples:
+            raise ValueError("empty_colours")
+        return cls(
+            empty=empty,
+            prototypes=np.array([e["features"] for e in examples], dtype=np.float32),
+            details=np.array([e["detail"] for e in examples], dtype=np.float32),
+            classes=tuple(CellClass(e["class"]) for e in examples),
+            dynasties=tuple(e["dynasty"] for e in examples),
+            monuments=tuple(tuple(e["monument"]) if e["monument"] else None for e in examples),
+            scale=np.array(data["scale"], dtype=np.float32),
+        )
+
+
+def learn(
+    setup: np.ndarray,
+    setup_cells: Sequence[Known],
+    pieces: Sequence[tuple[np.ndarray, Mapping[int, Known]]] = (),
+) -> References:
+    """References from the set-up board (every square known) and "show me your pieces" frames.
+
+    setup: the top-down image of the set-up position; setup_cells: what each of its squares holds.
+    pieces: (top-down image, {square: what it holds}) for each frame of the pieces step. Squares
+    not named in a pieces frame are ignored, so players may leave the set-up pieces in place.
+    """
+    if len(setup_cells) != CELLS:
+        raise ValueError(f"the set-up needs all {CELLS} squares, got {len(setup_cells)}")
+    empty = cell_colours(setup)
+    unit = np.ones((CELLS, 3), dtype=np.float32)
+    rows = [(features(setup, unit), details(setup), range(CELLS), setup_cells)]
+    for image, named in pieces:
+        # Light may differ between the set-up frame and a pieces frame: relate it to the set-up.
+        gain = light_gain(cell_colours(image), empty)
+        known = [named[c] for c in sorted(named)]
+        rows.append((features(image, gain), details(image), sorted(named), known))
+    protos, shapes, classes, dynasties, monuments = [], [], [], [], []
+    for feats, detail, indices, known in rows:
+        for cell, truth in zip(indices, known, strict=True):
+            protos.append(feats[cell])
+            shapes.append(detail[cell])
+            classes.append(truth.cls)
+            dynasties.append(truth.dynasty)
+            monuments.append(truth.monument)
+    prototypes = np.array(protos, dtype=np.float32)
+    return References(
+        empty=empty,
+        prototypes=prototypes,
+        details=np.array(shapes, dtype=np.float32),
+        classes=tuple(classes),
+        dynasties=tuple(dynasties),
+        monuments=tuple(monuments),
+        scale=_within_class_spread(prototypes, classes),
+    )
+
+
+def _within_class_spread(prototypes: np.ndarray, classes: Sequence[CellClass]) -> np.ndarray:
+    labels = np.array([c.value for c in classes])
+    deviations = [
+        prototypes[labels == label] - prototypes[labels == label].mean(axis=0) for label in set(labels)
+    ]
+    pooled = np.concatenate(deviations)
+    spread: np.ndarray = np.sqrt((pooled**2).mean(axis=0)) + _SCALE_FLOOR
+    return spread.astype(np.float32)
+
+
+# --- reading --------------------------------------------------------------------------------------
+
+
+def classify(
+    top_down: np.ndarray, references: References, min_confidence: float = MIN_CONFIDENCE
+) -> tuple[CellReading, ...]:
+    """One reading per square (row-major). Squares below min_confidence come back as UNKNOWN."""
+    gain = light_gain(cell_colours(top_down), references.empty)
+    feats = features(top_down, gain) / references.scale
+    protos = references.prototypes / references.scale
+    # Squared distances of every square to every example: |a|² - 2ab + |b|².
+    distances = (feats**2).sum(axis=1)[:, None] - 2 * feats @ protos.T + (protos**2).sum(axis=1)[None, :]
+    distances = np.sqrt(np.maximum(distances, 0.0))
+    labels = np.array([c.value for c in references.classes])
+    nearest = distances.argmin(axis=1)
+    best = distances[np.arange(CELLS), nearest]
+    other = np.where(labels[None, :] == labels[nearest][:, None], np.inf, distances).min(axis=1)
+    confidence = _confidence(best, other)
+    shapes = details(top_down)
+    readings = []
+    for cell in range(CELLS):
+        example = int(nearest[cell])
+        cls = references.classes[example]
+        if confidence[cell] < min_confidence:
+            readings.append(CellReading(CellClass.UNKNOWN, float(confidence[cell])))
+            continue
+        dynasty = monument = None
+        if cls.colour and cls.name.startswith("LEADER_"):
+            dynasty = _by_shape(shapes[cell], references, cls, references.dynasties)
+        elif cls is CellClass.MONUMENT:
+            monument = _by_shape(shapes[cell], references, cls, references.monuments)
+        readings.append(CellReading(cls, float(confidence[cell]), dynasty, monument))
+    return tuple(readings)
+
+
+_MARGIN = 3.0  # feature-spread units between the best class and the next for full confidence
+_FAR = 6.0  # a square further than this from every example looks like nothing we know
+
+
+def _confidence(best: np.ndarray, other: np.ndarray) -> np.ndarray:
+    gap = np.clip((other - best) / _MARGIN, 0.0, 1.0)
+    familiar = np.clip(_FAR / np.maximum(best, 1e-6), 0.0, 1.0)
+    result: np.ndarray = gap * familiar
+    return result
+
+
+def _by_shape(shape: np.ndarray, references: References, cls: CellClass, values: Sequence[Any]) -> Any:
+    """The dynasty or monument of the example of this class whose symbol shape matches best,
+    when it matches clearly better than any example with another value."""
+    candidates = [i for i, c in enumerate(references.classes) if c is cls and values[i] is not None]
+    if not candidates:
+        return None
+    scores = references.details[candidates] @ shape
+    order = np.argsort(scores)[::-1]
+    best = values[candidates[order[0]]]
+    rivals = [scores[k] for k in order[1:] if values[candidates[k]] != best]
+    if scores[order[0]] < 0.6 or (rivals and scores[order[0]] - rivals[0] < 0.1):
+        return None
+    return best

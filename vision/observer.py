@@ -1,0 +1,146 @@
+"""The camera's eye on the board: gate, markers, warp and classifier put together.
+
+`Observer.feed` takes every frame and answers with a `BoardReading` whose status always says
+what happened: read, moving, no board, board moved, bad frame, not calibrated. No exception
+escapes: a camera that hands over garbage gets a BAD_FRAME reading, not a crash at the table.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import replace
+
+import numpy as np
+
+from vision import classify, gate, rectify
+from vision.calibration import Calibration, align
+from vision.reading import BoardReading, CellClass, ReadStatus
+
+MIN_SIDE = 64  # px: smaller frames cannot show 176 squares
+DARK = 12.0  # mean grey level under which the picture is black
+BURNT = 0.6  # share of saturated pixels over which the picture is overexposed
+
+
+def frame_problem(frame: object) -> str | None:
+    """Why a frame cannot be read, in words for the players; None when it can."""
+    if not isinstance(frame, np.ndarray):
+        return f"The camera sent {type(frame).__name__}, not a picture."
+    if frame.dtype != np.uint8:
+        return f"The camera picture has {frame.dtype} pixels; 8-bit colour is needed."
+    if frame.ndim != 3 or frame.shape[2] != 3:
+        return "The camera picture is not a colour picture (3 channels)."
+    if min(frame.shape[:2]) < MIN_SIDE:
+        return f"The camera picture is only {frame.shape[1]}×{frame.shape[0]} pixels: far too small."
+    sample = frame[:: max(1, frame.shape[0] // 64), :: max(1, frame.shape[1] // 64)]
+    if float(sample.mean()) < DARK:
+        return "The picture is black: is the lens covered or the light off?"
+    if float(np.mean(sample.min(axis=2) >= 250)) > BURNT:
+        return "The picture is washed out: too much light on the board or the camera is overexposed."
+    return None
+
+
+class Observer:
+    """Reads the board from frames; keeps the calibration up to date when the board is bumped.
+
+    still_frames: how many still frames the gate needs before a reading.
+    min_confidence: squares below it are reported as unknown and listed in `low_confidence`.
+    """
+
+    def __init__(
+        self,
+        calibration: Calibration | None,
+        *,
+        still_frames: int = 3,
+        min_confidence: float = classify.MIN_CONFIDENCE,
+    ) -> None:
+        self.gate = gate.StabilityGate(still_frames)
+        self.min_confidence = min_confidence
+        self.calibration: Calibration | None = None
+        if calibration is not None:
+            self.use(calibration)
+
+    def use(self, calibration: Calibration) -> None:
+        """Read with this calibration from now on (and watch the rim it saw)."""
+        self.calibration = calibration
+        if calibration.rim is not None:
+            places = gate.rim_places(calibration.homography, calibration.image_size)
+            self.gate.watch_rim(places, calibration.rim)
+
+    def feed(self, frame: object, small: np.ndarray | None = None) -> BoardReading:
+        """One frame of the stream: a reading once the board is still and clear, else why not.
+
+        small: the camera's low-resolution frame taken with it, if it has one (cheaper gate).
+        """
+        now = time.time()
+        problem = frame_problem(frame)
+        if problem is not None:
+            self.gate.reset()
+            return BoardReading(ReadStatus.BAD_FRAME, time=now, message=problem)
+        assert isinstance(frame, np.ndarray)
+        try:
+            state = self.gate.update(frame if small is None else small)
+        except Exception as error:  # a broken small stream must not stop the table
+            return BoardReading(
+                ReadStatus.BAD_FRAME, time=now, message=f"The camera preview is unusable ({error})."
+            )
+        if not state.still:
+            message = "A hand is over the board." if state.hand else "Waiting for the board to be still."
+            return BoardReading(ReadStatus.MOVING, hands_in_view=state.hand, time=now, message=message)
+        return self.read(frame)
+
+    def read(self, frame: object) -> BoardReading:
+        """Read a frame now, without waiting for stillness (still images, `companion read`)."""
+        now = time.time()
+        problem = frame_problem(frame)
+        if problem is not None:
+            return BoardReading(ReadStatus.BAD_FRAME, time=now, message=problem)
+        assert isinstance(frame, np.ndarray)
+        if self.calibration is None or self.calibration.references is None:
+            return BoardReading(ReadStatus.NOT_CALIBRATED, time=now, message="Calibrate the camera first.")
+        try:
+            return self._read(frame, now)
+        except Exception as error:  # the last line of defence: say what broke, never crash
+            return BoardReading(
+                ReadStatus.BAD_FRAME, time=now, message=f"The picture could not be read ({error})."
+            )
+
+    def _hand_on_rim(self, frame: np.ndarray, calibration: Calibration) -> bool:
+        """The gate's rim check on this very frame, so a still picture with a hand is never read."""
+        if self.calibration is None or self.calibration.rim is None:
+            return False
+        places = gate.rim_places(calibration.homography, calibration.image_size)
+        colours = gate.rim_colours(gate.small_image(frame), places)
+        return gate.rim_covered(colours, self.calibration.rim, places)
+
+    def _read(self, frame: np.ndarray, now: float) -> BoardReading:
+        assert self.calibration is not None and self.calibration.references is not None
+        size = (frame.shape[1], frame.shape[0])
+        calibration = self.calibration.resized(size)
+        alignment = align(frame, calibration)
+        if alignment.calibration is None:
+            status = ReadStatus.BOARD_MOVED if alignment.moved else ReadStatus.NO_BOARD
+            return BoardReading(status, time=now, message=alignment.message)
+        if alignment.moved:
+            self.use(replace(alignment.calibration, rim=self.calibration.rim))
+        if self._hand_on_rim(frame, alignment.calibration):
+            return BoardReading(
+                ReadStatus.MOVING,
+                board_found=True,
+                hands_in_view=True,
+                time=now,
+                message="A hand is over the board.",
+            )
+        top_down = rectify.rectify(frame, alignment.calibration.homography)
+        cells = classify.classify(top_down, self.calibration.references, self.min_confidence)
+        unsure = tuple(i for i, cell in enumerate(cells) if cell.cls is CellClass.UNKNOWN)
+        message = alignment.message
+        if unsure:
+            message = f"{len(unsure)} square(s) could not be read with confidence. {message}".strip()
+        return BoardReading(
+            ReadStatus.OK,
+            cells=cells,
+            board_found=True,
+            time=now,
+            message=message,
+            low_confidence=unsure,
+        )
