@@ -1,1 +1,1 @@
-"""Hardware: GPIO buttons, the display, systemd notification. Imported lazily and injectable."""
+"""Hardware at the table: GPIO buttons, the display, systemd notification. Imported lazily and injectable."""
