@@ -113,6 +113,11 @@ class Config:
         return default_state_dir()
 
     @property
+    def games_dir(self) -> Path:
+        """Where the game records (journals) live: the unfinished one is resumed from here."""
+        return self.state_dir / "games"
+
+    @property
     def calibration_file(self) -> Path:
         return self.state_dir / Path(self.paths.calibration).expanduser()
 

@@ -90,6 +90,7 @@ def test_the_state_directory(tmp_path, monkeypatch):
     assert config.default_state_dir() == tmp_path / "state" / "companion"
     explicit = config.parse({"paths": {"state_dir": str(tmp_path), "calibration": "cal/board.json"}})
     assert explicit.calibration_file == tmp_path / "cal" / "board.json"
+    assert explicit.games_dir == tmp_path / "games"
 
 
 def test_the_video_driver():
