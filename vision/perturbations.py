@@ -81,9 +81,7 @@ class Conditions:
 # --- Hands. -------------------------------------------------------------------------------------
 
 
-def _hand_outline(
-    hand: Hand, size: tuple[int, int]
-) -> tuple[np.ndarray, list[tuple[np.ndarray, int]], float]:
+def _hand_outline(hand: Hand, size: tuple[int, int]) -> tuple[np.ndarray, list[tuple[np.ndarray, int]], float]:
     """The arm polygon and the finger strokes, in pixels, and the arm's width in pixels."""
     w, h = size
     arm = 0.1 * w * hand.width
@@ -128,25 +126,30 @@ def _hand_outline(
 def draw_hands(frame: np.ndarray, hands: tuple[Hand, ...]) -> np.ndarray:
     """Paints the hands over the frame in place; returns where they are (bool mask)."""
     h, w = frame.shape[:2]
-    mask = np.zeros((h, w), bool)
+    covered = np.zeros((h, w), np.uint8)
     for hand in hands:
         polygon, fingers, arm = _hand_outline(hand, (w, h))
-        one = np.zeros((h, w), np.uint8)
-        cv2.fillPoly(one, [_fixed(polygon)], 255, cv2.LINE_8, shift=4)
-        for stroke, thickness in fingers:
-            p0, p1 = (tuple(int(v) for v in np.round(p)) for p in stroke)
-            cv2.line(one, p0, p1, 255, thickness, cv2.LINE_8)
-            cv2.circle(one, p1, thickness // 2, 255, -1, cv2.LINE_8)
-        x, y, bw, bh = cv2.boundingRect(one)
-        if bw == 0 or bh == 0:
+        # Draw on a canvas just big enough for this hand, clipped to the frame.
+        points = np.concatenate([polygon, *(stroke for stroke, _ in fingers)])
+        reach = max(t for _, t in fingers)
+        x, y = max(0, int(points[:, 0].min()) - reach), max(0, int(points[:, 1].min()) - reach)
+        x1, y1 = min(w, int(points[:, 0].max()) + reach + 1), min(h, int(points[:, 1].max()) + reach + 1)
+        if x1 <= x or y1 <= y:
             continue
-        inside = one[y : y + bh, x : x + bw] > 0
+        bw, bh = x1 - x, y1 - y
+        canvas = np.zeros((bh, bw), np.uint8)
+        cv2.fillPoly(canvas, [_fixed(polygon - (x, y))], 255, cv2.LINE_8, shift=4)
+        for stroke, thickness in fingers:
+            p0, p1 = (tuple(int(v) for v in np.round(p - (x, y))) for p in stroke)
+            cv2.line(canvas, p0, p1, 255, thickness, cv2.LINE_8)
+            cv2.circle(canvas, p1, thickness // 2, 255, -1, cv2.LINE_8)
+        if not canvas.any():
+            continue
         # Round like a limb: brighter along the middle, darker at the sides.
-        small = cv2.resize(
-            inside.astype(np.float32), (max(1, bw // 4), max(1, bh // 4)), interpolation=cv2.INTER_AREA
-        )
-        roundness = cv2.GaussianBlur(small, (0, 0), max(1.0, arm / 16))
-        shade = 0.55 + 0.5 * cv2.resize(roundness, (bw, bh), interpolation=cv2.INTER_LINEAR)
+        small = cv2.resize(canvas, (max(1, bw // 4), max(1, bh // 4)), interpolation=cv2.INTER_AREA)
+        roundness = cv2.GaussianBlur(small.astype(np.float32) / 255, (0, 0), max(1.0, arm / 16))
+        shade_small = np.clip((0.55 + 0.5 * roundness) * 128, 0, 255).astype(np.uint8)  # 128 = unchanged
+        shade = cv2.resize(shade_small, (bw, bh), interpolation=cv2.INTER_LINEAR)
         colour = np.empty((bh, bw, 3), np.uint8)
         colour[:] = hand.skin
         if hand.sleeve is not None:  # the sleeve ends a hand's length behind the wrist
@@ -156,10 +159,11 @@ def draw_hands(frame: np.ndarray, hands: tuple[Hand, ...]) -> np.ndarray:
             across = np.array([-along[1], along[0]]) * arm
             sleeve = np.array([start - across, cuff - across, cuff + across, start + across]) - (x, y)
             cv2.fillPoly(colour, [_fixed(sleeve)], hand.sleeve, cv2.LINE_8, shift=4)
-        painted = cv2.multiply(colour, cv2.merge([shade, shade, shade]), dtype=cv2.CV_8U)
+        painted = cv2.multiply(colour, cv2.merge([shade, shade, shade]), scale=1 / 128)
         region = frame[y : y + bh, x : x + bw]
-        region[inside] = painted[inside]
-        mask[y : y + bh, x : x + bw] |= inside
+        cv2.copyTo(painted, canvas, region)
+        cv2.bitwise_or(covered[y : y + bh, x : x + bw], canvas, covered[y : y + bh, x : x + bw])
+    mask: np.ndarray = covered > 0
     return mask
 
 
@@ -173,8 +177,9 @@ def _fixed(points: np.ndarray) -> np.ndarray:
 
 def _light(
     conditions: Conditions, size: tuple[int, int], hand_mask: np.ndarray | None
-) -> tuple[np.ndarray, np.ndarray]:
-    """Per-pixel gain (H×W×3) and added glare (H×W×1), both float32, computed coarse and scaled up."""
+) -> tuple[np.ndarray, np.ndarray | None]:
+    """Per-pixel gain (H×W×3 uint8, 128 = unchanged) and added glare (H×W×3 uint8, None without
+    glare), computed on a coarse grid and scaled up."""
     w, h = size
     cw, ch = max(2, w // _COARSE), max(2, h // _COARSE)
     yy, xx = np.mgrid[0:ch, 0:cw].astype(np.float32)
@@ -204,8 +209,9 @@ def _light(
             shade = np.maximum(shade, cv2.GaussianBlur(blob, (0, 0), max(1.0, min(axes) / 2)))
         if hand_mask is not None and hand_mask.any():
             # Hands hover a few cm over the board: their shadow falls offset and soft.
-            small = cv2.resize(hand_mask.astype(np.float32), (cw, ch), interpolation=cv2.INTER_AREA)
-            shift = np.float32([[1, 0, cw * 0.025], [0, 1, ch * 0.035]])
+            # Nearest sampling is enough: the shadow is blurred far more than the sampling step.
+            small = cv2.resize(hand_mask.view(np.uint8), (cw, ch), interpolation=cv2.INTER_NEAREST).astype(np.float32)
+            shift = np.array([[1, 0, cw * 0.025], [0, 1, ch * 0.035]], np.float32)
             moved = cv2.warpAffine(small, shift, (cw, ch))
             shade = np.maximum(shade, 0.45 * cv2.GaussianBlur(moved, (0, 0), max(1.0, cw / 120)))
         gain *= 1 - shade
@@ -221,7 +227,8 @@ def _light(
         r2 = ((xx + 0.5) / cw - g.x) ** 2 + (((yy + 0.5) / ch - g.y) * h / w) ** 2  # in frame widths
         glare = np.clip(255 * g.strength * np.exp(-r2 / (2 * (g.radius / 2) ** 2)), 0, 255).astype(np.uint8)
         full_glare = cv2.resize(cv2.merge([glare, glare, glare]), (w, h), interpolation=cv2.INTER_LINEAR)
-    return cv2.resize(gain3, (w, h), interpolation=cv2.INTER_LINEAR), full_glare
+    full_gain: np.ndarray = cv2.resize(gain3, (w, h), interpolation=cv2.INTER_LINEAR)
+    return full_gain, full_glare
 
 
 @lru_cache(maxsize=2)
@@ -273,7 +280,10 @@ def apply(
         ok, data = cv2.imencode(".jpg", out, [cv2.IMWRITE_JPEG_QUALITY, int(conditions.jpeg_quality)])
         if not ok:
             raise RuntimeError("OpenCV could not encode a JPEG")
-        out = cv2.imdecode(data, cv2.IMREAD_COLOR)
+        decoded = cv2.imdecode(data, cv2.IMREAD_COLOR)
+        if decoded is None:
+            raise RuntimeError("OpenCV could not decode its own JPEG")
+        out = decoded
     return out
 
 
@@ -333,7 +343,7 @@ def random_conditions(rng: np.random.Generator, *, hands: bool = False, bump: bo
     return Conditions(
         blur_sigma=float(rng.uniform(0.4, 1.8)) if maybe(0.6, "blur") else 0.0,
         noise_sigma=float(rng.uniform(1.5, 7)) if maybe(0.8, "noise") else 0.0,
-        jpeg_quality=int(rng.integers(60, 96)) if maybe(0.5, "jpeg") else None,
+        jpeg_quality=int(rng.integers(60, 96)) if maybe(0.35, "jpeg") else None,  # Pi frames are raw; webcams send JPEG
         exposure=float(rng.uniform(0.7, 1.3)),
         light_falloff=float(rng.uniform(0.05, 0.4)) if maybe(0.6, "uneven light") else 0.0,
         light_angle_deg=float(rng.uniform(0, 360)),
@@ -341,9 +351,7 @@ def random_conditions(rng: np.random.Generator, *, hands: bool = False, bump: bo
         lamp=float(rng.choice([-1, 1]) * rng.uniform(0.3, 1.0)) if maybe(0.5, "lamp") else 0.0,
         glare=glare,
         shadows=shadows,
-        hands=tuple(random_hand(rng) for _ in range(int(rng.integers(1, 3))))
-        if hands and maybe(1, "hands")
-        else (),
+        hands=tuple(random_hand(rng) for _ in range(int(rng.integers(1, 3)))) if hands and maybe(1, "hands") else (),
         board_shift_mm=shift,
         board_rotation_deg=turn,
         piece_jitter=float(rng.uniform(0.01, 0.08)),

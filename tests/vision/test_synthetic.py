@@ -47,9 +47,7 @@ def _patch(rendered, cell: int) -> np.ndarray:
     x, y = geometry.cell_centre_mm(cell)
     quarter = geometry.SQUARE_MM / 4
     corners = np.array([[[x - quarter, y - quarter]], [[x + quarter, y + quarter]]], np.float64)
-    (x0, y0), (x1, y1) = (
-        cv2.perspectiveTransform(corners, rendered.board_to_image).reshape(2, 2).round().astype(int)
-    )
+    (x0, y0), (x1, y1) = cv2.perspectiveTransform(corners, rendered.board_to_image).reshape(2, 2).round().astype(int)
     return rendered.frame[y0:y1, x0:x1]
 
 
@@ -241,9 +239,7 @@ def test_random_conditions_keep_the_markers_readable():
     for i in range(6):
         conditions = random_conditions(rng)
         pose = random_pose(rng)
-        rendered = render(
-            Scene.setup(), pose=pose, conditions=conditions, seed=i, style=("classic", "modern")[i % 2]
-        )
+        rendered = render(Scene.setup(), pose=pose, conditions=conditions, seed=i, style=("classic", "modern")[i % 2])
         found = {m.id for m in _our_markers(rendered.frame)}
         assert found == {0, 1, 2, 3}, conditions.notes
 
@@ -327,9 +323,7 @@ def test_modern_tiles_are_mostly_grey_and_classic_ones_solid():
 
 def test_a_monument_covers_its_two_by_two():
     block = (LAND_CELL, LAND_CELL + 1, LAND_CELL + COLUMNS, LAND_CELL + COLUMNS + 1)
-    scene = Scene.setup().with_cells(
-        {c: CellTruth(CellClass.MONUMENT, monument=("red", "blue")) for c in block}
-    )
+    scene = Scene.setup().with_cells({c: CellTruth(CellClass.MONUMENT, monument=("red", "blue")) for c in block})
     with_monument = top_down(scene, "classic", PPS)
     empty = top_down(Scene.setup(), "classic", PPS)
     for cell in block:
@@ -366,3 +360,36 @@ def test_random_scenes_hold_every_kind_of_piece():
             if truth.cls is CellClass.TILE_BLUE:
                 assert cell in scene.river
     assert seen == set(CellClass) - {CellClass.UNKNOWN}
+
+
+def _centroid(mask: np.ndarray) -> np.ndarray:
+    ys, xs = np.nonzero(mask)
+    return np.array([xs.mean(), ys.mean()])
+
+
+def test_tall_pieces_lean_away_from_the_camera():
+    corner, under = 0, 5 * COLUMNS + 7  # A1, and H6 near the point below the lens
+    leader = CellTruth(CellClass.LEADER_RED, dynasty="pot")
+    scene = Scene.setup().with_cells({corner: leader, under: leader})
+    straight = top_down(scene, "modern", PPS)
+    seen = top_down(scene, "modern", PPS, viewpoint=(240.0, 165.0, 650.0))
+
+    def red(image: np.ndarray, cell: int) -> np.ndarray:
+        """Where the red figure is, in the square and half a square around it."""
+        m = round(geometry.MARGIN_MM / geometry.SQUARE_MM * PPS)
+        row, col = divmod(cell, COLUMNS)
+        y, x = m + row * PPS - PPS // 2, m + col * PPS - PPS // 2
+        patch = image[y : y + 2 * PPS, x : x + 2 * PPS].astype(int)
+        b, g, r = patch[..., 0], patch[..., 1], patch[..., 2]
+        return (r > 150) & (g < 90) & (b < 90)
+
+    shift = _centroid(red(seen, corner)) - _centroid(red(straight, corner))
+    assert shift[0] < -3 and shift[1] < -3  # pushed out towards the board's top-left corner
+    near = _centroid(red(seen, under)) - _centroid(red(straight, under))
+    assert np.abs(near).max() <= 1.5
+    flat = Scene.setup().with_cells({corner: CellTruth(CellClass.TILE_BLUE)})
+    tile_shift = np.abs(
+        top_down(flat, "modern", PPS, viewpoint=(240.0, 165.0, 650.0)).astype(int)
+        - top_down(flat, "modern", PPS).astype(int)
+    )
+    assert tile_shift.any()  # tiles lean too, but only a pixel or so
