@@ -36,6 +36,8 @@ SYSTEMCTL=(systemctl ${ROOT:+"--root=$ROOT"})
 
 DRY_RUN=0
 CHANGED=0
+# Set when the program or the unit changed: a running companion must pick them up.
+RESTART=0
 
 say() { printf '%s\n' "$*"; }
 warn() { printf 'WARNING: %s\n' "$*" >&2; }
@@ -188,6 +190,7 @@ install_program() {
     # --no-deps: numpy, OpenCV and pygame must stay apt's (pyproject lists none on purpose).
     run "${venv}/bin/python" -m pip install --quiet --no-deps --no-build-isolation --no-index \
         --upgrade "$SOURCE_DIR"
+    RESTART=1
     if ((!DRY_RUN)); then
         printf '%s\n' "$fingerprint" >"$stamp"
     fi
@@ -243,11 +246,10 @@ install_service() {
     if ! cmp -s "${SOURCE_DIR}/systemd/${SERVICE}" "$unit"; then
         run install -D -m 0644 "${SOURCE_DIR}/systemd/${SERVICE}" "$unit"
         reload=1
+        RESTART=1
     fi
     if ((reload)) && systemd_running; then
         run systemctl daemon-reload
-        # A running companion picks up the new unit and program now, not at the next boot.
-        run systemctl try-restart "$SERVICE"
     fi
     if [[ "$mode" == kiosk ]]; then
         if [[ -e "$autostart" ]]; then
@@ -305,6 +307,10 @@ install_pi() {
     install_config
     create_state_dir
     install_service "$mode"
+    if ((RESTART)) && systemd_running; then
+        # Only if it is running: the new program starts now instead of at the next boot.
+        run systemctl try-restart "$SERVICE"
+    fi
     check_camera
 }
 

@@ -14,9 +14,12 @@ import typing
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 from companion.app.atomic import write_atomic
+
+if TYPE_CHECKING:
+    from vision.camera import Camera
 
 log = logging.getLogger(__name__)
 
@@ -28,12 +31,26 @@ SYSTEM_STATE_DIR = Path("/var/lib/companion")
 class CameraConfig:
     # picamera2 on the Pi; opencv for a USB webcam; folder replays images; synthetic renders a game.
     backend: Literal["picamera2", "opencv", "folder", "synthetic"] = "picamera2"
-    # opencv: a device number ("0") or path ("/dev/video0"); folder: a directory of images.
+    # opencv: a device number ("0") or a video file; folder: a directory of images.
     device: str = ""
-    resolution: tuple[int, int] = (2304, 1296)
-    autofocus: bool = False
-    # Fixed focus in dioptres (1 / metres): 1.25 for a camera 80 cm above the board.
-    lens_position: float = 1.25
+    # [0, 0] lets the camera choose (picamera2: the smallest full-field mode at least 1500 px wide).
+    resolution: tuple[int, int] = (0, 0)
+    # Fixed focus in dioptres (1 / metres), e.g. 1.25 for 80 cm; 0 keeps the focus found at calibration.
+    lens_position: float = 0.0
+
+    def open(self) -> Camera:
+        """The vision camera these settings describe, not yet started."""
+        from vision.camera import FolderCamera, OpenCVCamera, PiCamera
+
+        size = self.resolution if all(self.resolution) else None
+        if self.backend == "picamera2":
+            return PiCamera(size=size, lens_position=self.lens_position or None)
+        if self.backend == "opencv":
+            source: int | str = int(self.device) if self.device.isdigit() else (self.device or 0)
+            return OpenCVCamera(source, size=size)
+        if self.backend == "folder":
+            return FolderCamera(self.device)
+        raise ValueError("the synthetic camera renders a simulated game: `companion demo` makes its own")
 
 
 @dataclass(frozen=True)
@@ -94,6 +111,11 @@ class Config:
         if self.paths.state_dir:
             return Path(self.paths.state_dir).expanduser()
         return default_state_dir()
+
+    @property
+    def games_dir(self) -> Path:
+        """Where the game records (journals) live: the unfinished one is resumed from here."""
+        return self.state_dir / "games"
 
     @property
     def calibration_file(self) -> Path:

@@ -29,7 +29,6 @@ from companion.app.config import Config
 Status = Literal["ok", "warn", "fail", "info"]
 Runner = Callable[..., subprocess.CompletedProcess[str]]
 LOW_DISK_BYTES = 200 * 1024 * 1024
-IMAGE_SUFFIXES = (".png", ".jpg", ".jpeg", ".bmp")
 
 
 @dataclass(frozen=True)
@@ -81,103 +80,53 @@ def configuration(config: Config) -> list[Finding]:
     ]
 
 
+CAMERA_ADVICE = {
+    "picamera2": "Check the ribbon cable at both ends; if the companion service is running it holds the "
+    "camera: sudo systemctl stop companion. For a USB webcam set [camera] backend = \"opencv\".",
+    "opencv": "Plug the webcam in, check `ls /dev/video*`, or set [camera] device.",
+    "folder": "Set [camera] device to a folder of board photos (.png or .jpg).",
+}
+
+
 def camera(config: Config, frame: Frame, run: Runner) -> list[Finding]:
     backend = config.camera.backend
     if backend == "synthetic":
         return [Finding("Camera", "info", "synthetic camera (demo): nothing to check")]
-    if backend == "folder":
-        return _folder_camera(config, frame)
-    if backend == "opencv":
-        return _opencv_camera(config, frame)
-    return _pi_camera(config, frame, run)
-
-
-def _pi_camera(config: Config, frame: Frame, run: Runner) -> list[Finding]:
-    findings: list[Finding] = []
-    lister = shutil.which("rpicam-hello") or shutil.which("libcamera-hello")
-    if lister:
-        try:
-            listed = run([lister, "--list-cameras"], capture_output=True, text=True, timeout=20)
-            output = listed.stdout + listed.stderr
-        except (OSError, subprocess.TimeoutExpired) as error:
-            output = f"could not run {lister}: {error}"
-        cameras = re.findall(r"^\s*\d+\s*:\s*(\S+)", output, re.MULTILINE)
-        if cameras:
-            findings.append(Finding("Camera", "ok", f"{Path(lister).name} lists {', '.join(cameras)}"))
-        else:
-            findings.append(Finding(
-                "Camera", "fail", f"{Path(lister).name} lists no camera",
-                "Power off, reseat the ribbon cable (contacts towards the board's connector contacts) "
-                "and check `camera_auto_detect=1` in /boot/firmware/config.txt.",
-            ))
-            return findings
-    else:
-        findings.append(Finding("Camera", "info", "rpicam-hello is not installed; asking picamera2 directly",
-                                "sudo apt install rpicam-apps-lite"))
-    try:
-        from picamera2 import Picamera2
-    except Exception as error:
-        findings.append(Finding("Camera", "fail", f"picamera2 cannot be loaded: {error}",
-                                "sudo apt install python3-picamera2, or set [camera] backend = \"opencv\" "
-                                "for a USB webcam"))
+    findings = _listed_pi_cameras(run) if backend == "picamera2" else []
+    if any(finding.status == "fail" for finding in findings):
         return findings
     try:
-        if not Picamera2.global_camera_info():
-            findings.append(Finding("Camera", "fail", "picamera2 finds no camera",
-                                    "Check the ribbon cable, then `rpicam-hello --list-cameras`."))
-            return findings
-        picam = Picamera2()
-        try:
-            size = config.camera.resolution
-            picam.configure(picam.create_still_configuration(main={"size": size, "format": "RGB888"}))
-            if "LensPosition" in picam.camera_controls and not config.camera.autofocus:
-                picam.set_controls({"AfMode": 0, "LensPosition": config.camera.lens_position})
-            picam.start()
-            frame.image = picam.capture_array()
-            picam.stop()
-        finally:
-            picam.close()
-    except Exception as error:
-        findings.append(Finding("Camera", "fail", f"the camera did not deliver a picture: {error}",
-                                _busy_advice()))
-        return findings
+        from vision.camera import CameraError
+    except ImportError as error:
+        return [*findings, Finding("Camera", "fail", f"the camera code cannot be loaded: {error}",
+                                   "sudo apt install python3-opencv   (laptop: ./install.sh --dev)")]
+    try:
+        with config.camera.open() as source:
+            frame.image = source.capture()
+    except CameraError as error:
+        return [*findings, Finding("Camera", "fail", str(error), CAMERA_ADVICE[backend])]
     height, width = frame.image.shape[:2]
-    findings.append(Finding("Camera", "ok", f"picamera2 took a {width}×{height} picture"))
-    return findings
+    return [*findings, Finding("Camera", "ok", f"{backend}: a {width}×{height} picture")]
 
 
-def _opencv_camera(config: Config, frame: Frame) -> list[Finding]:
-    import cv2
-
-    device: int | str = int(config.camera.device) if config.camera.device.isdigit() else config.camera.device
-    capture = cv2.VideoCapture(device if device != "" else 0)
+def _listed_pi_cameras(run: Runner) -> list[Finding]:
+    lister = shutil.which("rpicam-hello") or shutil.which("libcamera-hello")
+    if not lister:
+        return [Finding("Camera", "info", "rpicam-hello is not installed; asking picamera2 directly",
+                        "sudo apt install rpicam-apps-lite")]
     try:
-        if not capture.isOpened():
-            return [Finding("Camera", "fail", f"OpenCV cannot open camera {device or 0}",
-                            "Plug the webcam in, check `ls /dev/video*`, or set [camera] device.")]
-        capture.set(cv2.CAP_PROP_FRAME_WIDTH, config.camera.resolution[0])
-        capture.set(cv2.CAP_PROP_FRAME_HEIGHT, config.camera.resolution[1])
-        ok, image = capture.read()
-    finally:
-        capture.release()
-    if not ok or image is None:
-        return [Finding("Camera", "fail", f"camera {device or 0} opened but gave no picture", _busy_advice())]
-    frame.image = image
-    return [Finding("Camera", "ok", f"OpenCV camera {device or 0}: {image.shape[1]}×{image.shape[0]}")]
-
-
-def _folder_camera(config: Config, frame: Frame) -> list[Finding]:
-    import cv2
-
-    folder = Path(config.camera.device).expanduser()
-    images = sorted(path for path in folder.glob("*") if path.suffix.lower() in IMAGE_SUFFIXES)
-    if not images:
-        return [Finding("Camera", "fail", f"no images in the folder {folder}",
-                        "Set [camera] device to a folder of board photos (.png or .jpg).")]
-    frame.image = cv2.imread(str(images[0]))
-    if frame.image is None:
-        return [Finding("Camera", "fail", f"{images[0]} is not a readable image")]
-    return [Finding("Camera", "ok", f"folder {folder}: {len(images)} images")]
+        listed = run([lister, "--list-cameras"], capture_output=True, text=True, timeout=20)
+        output = listed.stdout + listed.stderr
+    except (OSError, subprocess.TimeoutExpired) as error:
+        output = f"could not run {lister}: {error}"
+    cameras = re.findall(r"^\s*\d+\s*:\s*(\S+)", output, re.MULTILINE)
+    if cameras:
+        return [Finding("Camera", "ok", f"{Path(lister).name} lists {', '.join(cameras)}")]
+    return [Finding(
+        "Camera", "fail", f"{Path(lister).name} lists no camera",
+        "Power off, reseat the ribbon cable (both ends, contacts the right way round), check "
+        "`camera_auto_detect=1` in /boot/firmware/config.txt, and reboot.",
+    )]
 
 
 def markers(frame: Frame) -> list[Finding]:

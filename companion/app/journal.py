@@ -167,6 +167,8 @@ def resume(path: str | os.PathLike[str]) -> Resumed:
                                  "it is. Start a new game, or repair the line in a text editor.")
         entries.append(entry)
         good_size += len(raw) + 1
+    if not entries:
+        raise JournalDamaged(f"The game record {record.name} is empty; it was left as it is.")
     header, moves = entries[0], entries[1:]
     if header.get("format") != FORMAT:
         raise JournalDamaged(f"{record.name} is not a game record of this companion (line 1).")

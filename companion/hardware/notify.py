@@ -12,7 +12,7 @@ import os
 import socket
 import sys
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import IO
 
 log = logging.getLogger(__name__)
@@ -28,7 +28,7 @@ class Notifier:
 
     def __init__(
         self,
-        environ: dict[str, str] | None = None,
+        environ: Mapping[str, str] | None = None,
         clock: Callable[[], float] = time.monotonic,
     ) -> None:
         env = os.environ if environ is None else environ
@@ -93,7 +93,7 @@ def _socket_address(value: str) -> str | bytes | None:
     return None
 
 
-def _watchdog_interval(env: dict[str, str] | os._Environ[str]) -> float | None:
+def _watchdog_interval(env: Mapping[str, str]) -> float | None:
     """Seconds from $WATCHDOG_USEC, when the watchdog is meant for this very process."""
     usec = env.get("WATCHDOG_USEC", "")
     pid = env.get("WATCHDOG_PID", "")
@@ -130,7 +130,7 @@ class JournalFormatter(logging.Formatter):
         return "\n".join(prefix + line for line in super().format(record).splitlines() or [""])
 
 
-def under_journal(stream: IO[str] | None = None, environ: dict[str, str] | None = None) -> bool:
+def under_journal(stream: IO[str] | None = None, environ: Mapping[str, str] | None = None) -> bool:
     """Whether `stream` (stderr by default) is connected to the journal ($JOURNAL_STREAM)."""
     env = os.environ if environ is None else environ
     device, _, inode = env.get("JOURNAL_STREAM", "").partition(":")

@@ -27,21 +27,21 @@ def test_a_wrong_value_names_the_key_and_the_default_used(tmp_path):
     path.write_text('[camera]\nbackend = "usb"\nresolution = [640]\n[screen]\nfullscreen = "yes"\n')
     loaded = config.load(path)
     assert loaded.camera.backend == "picamera2"
-    assert loaded.camera.resolution == (2304, 1296)
+    assert loaded.camera.resolution == (0, 0)
     assert loaded.screen.fullscreen is True
     assert loaded.problems == (
         f'{path}: [camera] backend = "usb" is not one of "picamera2", "opencv", "folder", "synthetic" '
         '— using "picamera2"',
-        f"{path}: [camera] resolution = [640] is not a list of 2 numbers — using [2304, 1296]",
+        f"{path}: [camera] resolution = [640] is not a list of 2 numbers — using [0, 0]",
         f'{path}: [screen] fullscreen = "yes" is not true or false — using true',
     )
 
 
 def test_good_values_next_to_bad_ones_are_kept():
-    loaded = config.parse({"camera": {"backend": "opencv", "device": 0, "lens_position": 2, "autofocus": 1}})
+    loaded = config.parse({"camera": {"backend": "opencv", "device": 0, "lens_position": 2, "resolution": 1}})
     assert (loaded.camera.backend, loaded.camera.device, loaded.camera.lens_position) == ("opencv", "0", 2.0)
-    assert loaded.camera.autofocus is False
-    assert len(loaded.problems) == 1 and "autofocus = 1" in loaded.problems[0]
+    assert loaded.camera.resolution == (0, 0)
+    assert len(loaded.problems) == 1 and "resolution = 1" in loaded.problems[0]
 
 
 def test_unknown_keys_and_sections_are_ignored_with_a_message():
@@ -90,6 +90,7 @@ def test_the_state_directory(tmp_path, monkeypatch):
     assert config.default_state_dir() == tmp_path / "state" / "companion"
     explicit = config.parse({"paths": {"state_dir": str(tmp_path), "calibration": "cal/board.json"}})
     assert explicit.calibration_file == tmp_path / "cal" / "board.json"
+    assert explicit.games_dir == tmp_path / "games"
 
 
 def test_the_video_driver():
@@ -105,3 +106,14 @@ def test_the_config_path_follows_the_environment(monkeypatch):
     assert config.config_path() == Path("/tmp/x.toml")
     monkeypatch.delenv("COMPANION_CONFIG")
     assert config.config_path() == Path("/etc/companion/config.toml")
+
+
+def test_the_settings_open_the_matching_vision_camera(tmp_path):
+    from vision.camera import FolderCamera, OpenCVCamera, PiCamera
+
+    pi = config.parse({"camera": {"lens_position": 1.25}}).camera.open()
+    assert isinstance(pi, PiCamera) and (pi.size, pi.lens_position) == (None, 1.25)
+    webcam = config.parse({"camera": {"backend": "opencv", "device": "1", "resolution": [640, 480]}}).camera.open()
+    assert isinstance(webcam, OpenCVCamera) and (webcam.source, webcam.size) == (1, (640, 480))
+    folder = config.parse({"camera": {"backend": "folder", "device": str(tmp_path)}}).camera.open()
+    assert isinstance(folder, FolderCamera) and folder.folder == tmp_path

@@ -1,3 +1,4 @@
+import importlib.util
 import os
 import subprocess
 import sys
@@ -51,7 +52,7 @@ def test_markers_in_view_from_a_folder_camera(tmp_path, corners, status):
 def test_an_empty_folder_is_a_camera_problem_with_advice(tmp_path):
     frame = doctor.Frame()
     [finding] = doctor.camera(folder_config(tmp_path), frame, subprocess.run)
-    assert finding.status == "fail" and "no images" in finding.detail and finding.advice
+    assert finding.status == "fail" and "holds no pictures" in finding.detail and finding.advice
     assert doctor.markers(frame)[0].status == "info"
 
 
@@ -75,6 +76,8 @@ def test_rpicam_hello_listing_a_camera(tmp_path, monkeypatch):
     monkeypatch.setenv("PATH", f"{tmp_path}{os.pathsep}{os.environ['PATH']}")
     findings = doctor.camera(config.Config(), doctor.Frame(), subprocess.run)
     assert findings[0] == doctor.Finding("Camera", "ok", "rpicam-hello lists imx708")
+    if importlib.util.find_spec("picamera2") is None:
+        assert findings[1].status == "fail" and "sudo apt install python3-picamera2" in findings[1].detail
 
 
 def test_buttons_on_free_and_busy_pins():

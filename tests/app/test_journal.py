@@ -200,3 +200,20 @@ def test_two_games_started_in_the_same_second_get_two_records(tmp_path):
     assert first.path != second.path
     assert sorted(p.name for p in tmp_path.iterdir()) == ["game-20261129-201400-2.jsonl",
                                                           "game-20261129-201400.jsonl"]
+
+
+def test_an_empty_record_is_an_error_not_a_crash(tmp_path):
+    (tmp_path / "game-20261129-201400.jsonl").write_bytes(b"")
+    with pytest.raises(JournalDamaged, match="is empty"):
+        journal.resume(tmp_path / "game-20261129-201400.jsonl")
+    assert journal.unfinished(tmp_path) == tmp_path / "game-20261129-201400.jsonl"
+
+
+def test_a_game_already_under_way_is_recorded_from_its_start(tmp_path):
+    game = Game.new(2, seed=9)
+    rng = random.Random(9)
+    for _ in range(4):
+        game.apply(rng.choice(game.legal_actions()))
+    with Journal.start(tmp_path, game) as record:
+        assert record.seq == 4
+    assert journal.resume(record.path).game.to_json() == game.to_json()
