@@ -338,7 +338,7 @@ class Controller:
             return self._on_board(messages.message(
                 "Put the board right", *(f"Please {o}." for o in owed),
                 "The camera checks it: play goes on when it is done.",
-                tone=Tone.WARNING, name="owed",
+                tone=Tone.WARNING, name="owed", ui=self.ui,
                 buttons=(Button("Done — look again", UiCommand.nav("recheck"), primary=True),)),
                 MarkKind.REMOVE, [o.cell for o in owed])
         return self._camera_note(screens.for_state(view))
@@ -350,11 +350,8 @@ class Controller:
         return replace(screen, lines=(*screen.lines, f"Camera: {self.looking}."))
 
     def _on_board(self, screen: Screen, kind: MarkKind, cells: Sequence[int]) -> Screen:
-        """A message with the board picture beside it, the squares concerned marked, and the button the
-        up/down keys moved to highlighted."""
-        focus = self.ui.focus % len(screen.buttons) if self.ui.focus is not None and screen.buttons else screen.focus
-        return replace(screen, status=screens.status(self.state), board=board_view(self.state, marks(kind, cells)),
-                       focus=focus)
+        """A message with the board picture beside it and the squares concerned marked."""
+        return replace(screen, status=screens.status(self.state), board=board_view(self.state, marks(kind, cells)))
 
     def _moment_screen(self, moment: Moment) -> Screen:
         state = self.state
@@ -379,7 +376,7 @@ class Controller:
             return self._on_board(messages.message(
                 f"The camera cannot read {len(outcome.cells)} squares",
                 "Is the light right, and nothing over the board or casting a shadow on it?",
-                tone=Tone.WARNING, name="unreadable",
+                tone=Tone.WARNING, name="unreadable", ui=self.ui,
                 buttons=(Button("Look again", UiCommand.nav("recheck"), primary=True),
                          Button("Correct them one by one", UiCommand.pick(outcome.cells[0])))),
                 MarkKind.DIFFERS, outcome.cells)
@@ -388,12 +385,12 @@ class Controller:
                             for i, option in enumerate(outcome.options))
             return self._on_board(messages.message(
                 "What happened?", "The board can be read more than one way: say which is right.",
-                buttons=buttons, tone=Tone.PROMPT, name="ambiguous"), MarkKind.DIFFERS, outcome.cells)
+                buttons=buttons, tone=Tone.PROMPT, name="ambiguous", ui=self.ui), MarkKind.DIFFERS, outcome.cells)
         if isinstance(outcome, Takeback):
             undone = ", ".join(str(a) for a in self.game.actions[-outcome.steps:])
             return self._on_board(messages.message(
                 "Take it back?", f"The board is back as it was before: {undone}.", tone=Tone.PROMPT,
-                name="takeback", buttons=(Button("Take it back", UiCommand(Verb.UNDO), primary=True),
+                name="takeback", ui=self.ui, buttons=(Button("Take it back", UiCommand(Verb.UNDO), primary=True),
                                           Button("No — it is a new move", UiCommand.nav("forward")))),
                 MarkKind.DIFFERS, ())
         return messages.message("Please wait")

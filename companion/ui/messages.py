@@ -77,9 +77,12 @@ def correct(state: GameState, cell: int, differ: Sequence[int] = (), ui: UiState
 
 
 def message(title: str, *lines: str, tone: Tone = Tone.INFO, buttons: Sequence[Button] = (),
-            help_: Help | None = None, name: str = "message") -> Screen:
+            help_: Help | None = None, name: str = "message", ui: UiState = NO_UI) -> Screen:
+    """A few lines and buttons; `ui.focus` is the button the up/down keys moved to."""
     buttons = tuple(buttons) or (Button("OK", OK, primary=True),)
-    return Screen(name=name, title=title, lines=lines, buttons=tuple(buttons), tone=tone, help=help_, back=OK)
+    focus = ui.focus % len(buttons) if ui.focus is not None else 0
+    return Screen(name=name, title=title, lines=lines, buttons=buttons, focus=focus, tone=tone, help=help_,
+                  back=OK)
 
 
 def resuming(started: datetime, actions: int) -> Screen:

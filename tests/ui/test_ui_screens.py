@@ -26,7 +26,7 @@ from companion.rules import (
 from companion.ui import messages, screens
 from companion.ui.commands import UNDO, Key, UiCommand, Verb
 from companion.ui.gallery import happened, pending, play_until, two_monument_squares
-from companion.ui.model import MarkKind, Screen, Tone, UiState
+from companion.ui.model import Button, MarkKind, Screen, Tone, UiState
 from companion.ui.screens import TableView
 
 
@@ -292,3 +292,16 @@ def test_a_seat_held_on_the_ok_button_peeks_until_released(mid) -> None:  # type
     assert screen.resolve(UiCommand.key(Key.OK, long=True)) == UiCommand.peek(2)
     assert screen.resolve(UiCommand(Verb.RELEASE, Key.OK)) == UiCommand.peek(None)
     assert screens.turn(view(mid)).resolve(UiCommand(Verb.RELEASE, Key.OK)) is None
+
+
+def test_up_and_down_move_between_the_buttons_of_a_message() -> None:
+    buttons = (Button("Look again", UiCommand.nav("recheck"), primary=True), Button("Correct", UiCommand.pick(3)))
+    ui = UiState()
+    screen = messages.message("What happened?", buttons=buttons, ui=ui)
+    for expected in (1, 0, 1):
+        moved = screen.resolve(UiCommand.key(Key.DOWN if expected else Key.UP))
+        assert moved == UiCommand.focus(expected)
+        ui = ui.apply(moved) or ui
+        screen = messages.message("What happened?", buttons=buttons, ui=ui)
+        assert screen.focus == expected
+    assert screen.resolve(UiCommand.key(Key.OK)) == UiCommand.pick(3)
