@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
+from functools import lru_cache
 
-from companion.rules import COLUMNS, SQUARES, GameState
+from companion.rules import COLUMNS, ROWS, SQUARES, GameState
 
 from .commands import UiCommand
 from .model import BoardView, Mark, MarkKind, Square
@@ -51,15 +52,29 @@ def snap_taps(
     A square of the landscape board is about 30 px, smaller than a fingertip; snapping gives each
     option a target of three squares by three. With `everywhere`, squares near no option mean themselves.
     """
-    chosen = sorted(set(options))
+    chosen = tuple(sorted(set(options)))
+    commands = {option: command(option) for option in chosen}
     taps = []
-    for cell in range(SQUARES):
-        col, row = cell % COLUMNS, cell // COLUMNS
-        near = [(max(abs(col - o % COLUMNS), abs(row - o // COLUMNS)), abs(col - o % COLUMNS) + abs(row - o // COLUMNS),
-                 o) for o in chosen]
-        best = min((n for n in near if n[0] <= 1), default=None)
-        if best is not None:
-            taps.append((cell, command(best[2])))
+    for cell, option in enumerate(_nearest(chosen)):
+        if option is not None:
+            taps.append((cell, commands[option]))
         elif everywhere:
             taps.append((cell, command(cell)))
     return tuple(taps)
+
+
+@lru_cache(maxsize=32)
+def _nearest(options: tuple[int, ...]) -> tuple[int | None, ...]:
+    """For each square, the option a tap there means: within one square, the closest (diagonals count
+    two), then the lowest. Screens are rebuilt for every key and tap: the same options cost once."""
+    best: list[tuple[int, int] | None] = [None] * SQUARES
+    for option in options:
+        col, row = option % COLUMNS, option // COLUMNS
+        for r in range(max(row - 1, 0), min(row + 2, ROWS)):
+            for c in range(max(col - 1, 0), min(col + 2, COLUMNS)):
+                here = (abs(c - col) + abs(r - row), option)
+                cell = r * COLUMNS + c
+                current = best[cell]
+                if current is None or here < current:
+                    best[cell] = here
+    return tuple(None if b is None else b[1] for b in best)
