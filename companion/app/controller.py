@@ -26,7 +26,18 @@ from companion.rules import (
     parse_cell,
 )
 from companion.rules.engine import P_MONUMENT
-from companion.tracker import Ambiguous, Explained, Mismatch, Outcome, Owed, Steady, Takeback, Tracker, Unclear
+from companion.tracker import (
+    Ambiguous,
+    Explained,
+    Mismatch,
+    Outcome,
+    Owed,
+    Steady,
+    Takeback,
+    Tracker,
+    Unclear,
+    expected_cells,
+)
 from companion.ui import messages, screens
 from companion.ui.board import board_view, marks
 from companion.ui.commands import UiCommand, Verb
@@ -52,6 +63,8 @@ class MemoryRecord:
         return game.undo()
 
 
+# Where "correct a square" opens when the camera agrees with the game: the middle of the board.
+CENTRE = parse_cell("H6")
 FEW_SQUARES = 6  # unreadable squares the players are asked to name one by one; more, and the light is asked about
 # Events after which the players see the result before going on.
 _RESULTS = frozenset({EventKind.CONFLICT_WON, EventKind.PIECES_REMOVED, EventKind.LEADER_EXILED})
@@ -68,6 +81,7 @@ class Moment:
     outcome: Outcome | None = None
     error: Exception | None = None
     started: datetime | None = None
+    cells: tuple[int, ...] = ()  # "correct": the squares the camera disagrees with or cannot read
 
 
 @dataclass
@@ -250,7 +264,7 @@ class Controller:
         elif where == "new":
             self.new_game = True
         elif where == "correct":
-            self.asking, self.moment, self.ui = None, Moment("correct"), UiState()
+            self.asking, self.moment, self.ui = None, Moment("correct", cells=self._disagreeing()), UiState()
         elif where == "forward" and self.reading is not None:  # not a takeback: a new move that looks like one
             self.moment, self.ui = None, UiState()
             self._reconcile(self.reading, takeback=False)
@@ -294,6 +308,17 @@ class Controller:
             cells = list(reading.cells)
             cells[cell] = CellReading(cls, 1.0)
             self._reconcile(replace(reading, cells=tuple(cells)))
+
+    def _disagreeing(self) -> tuple[int, ...]:
+        """Squares the last reading shows differently from both the game and the table as last confirmed,
+        or could not read."""
+        reading = self.reading
+        if reading is None:
+            return ()
+        expected, shown = expected_cells(self.state), self.tracker.shown
+        differ = {cell for cell, seen in enumerate(reading.cells)
+                  if not expected[cell].fits(seen) and not shown[cell].fits(seen)}
+        return tuple(sorted(differ | set(reading.low_confidence)))
 
     # --- applying ---------------------------------------------------------------------------------
 
@@ -363,7 +388,8 @@ class Controller:
         if moment.kind == "error" and moment.error is not None:
             return messages.error(moment.error)
         if moment.kind == "correct":
-            return messages.correct(state, self.ui.pick if self.ui.pick is not None else 0, (), self.ui)
+            start = moment.cells[0] if moment.cells else CENTRE
+            return messages.correct(state, start if self.ui.pick is None else self.ui.pick, moment.cells, self.ui)
         if moment.kind == "resuming" and moment.started is not None:
             return messages.resuming(moment.started, len(self.game.actions))
         if isinstance(outcome, Mismatch):

@@ -5,7 +5,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from datetime import datetime
 
-from companion.rules import COLOURS, GameState, IllegalAction, cell_name
+from companion.rules import GameState, IllegalAction, cell_name
+from vision.reading import CellClass
 
 from .board import board_view, marks, snap_taps
 from .commands import UNDO, UiCommand
@@ -39,28 +40,33 @@ def mismatch(state: GameState, differ: Sequence[int], error: IllegalAction | Non
     )
 
 
+# Where each piece the camera can name may stand: farms on the river; monuments, catastrophes and the
+# unification tile anywhere; everything else on land. A face-down tile is offered as part of its
+# monument: the tracker takes either for the other.
+_RIVER = frozenset({CellClass.EMPTY_RIVER, CellClass.TILE_BLUE})
+_NOT_OFFERED = frozenset({CellClass.UNKNOWN, CellClass.FACE_DOWN})
+_ANYWHERE = frozenset({CellClass.MONUMENT, CellClass.CATASTROPHE, CellClass.UNIFICATION})
+_LABELS = {CellClass.TREASURE: "Treasure", CellClass.MONUMENT: "Monument or face-down tile",
+           CellClass.UNIFICATION: "Unification tile"}
+
+
 def pieces_for(state: GameState, cell: int) -> tuple[str, ...]:
     """What a square can show, in the vision's words (`vision.reading.CellClass` values)."""
-    square = state.square(cell)
-    if square.river:
-        return ("empty river", "blue tile", "catastrophe")
-    return ("empty land", *(f"{c.value} tile" for c in COLOURS if c.value != "blue"),
-            *(f"{c.value} leader" for c in COLOURS), "catastrophe")
+    river = state.square(cell).river
+    return tuple(cls.value for cls in CellClass
+                 if cls not in _NOT_OFFERED and (cls in _ANYWHERE or (cls in _RIVER) == river))
 
 
 def correct(state: GameState, cell: int, differ: Sequence[int] = (), ui: UiState = NO_UI) -> Screen:
     """Correct a misread: the players say what really stands on a square."""
     buttons = []
     for piece in pieces_for(state, cell):
-        colour, _, kind = piece.partition(" ")
-        if kind == "tile":
-            label = f"{TILE_WORDS[colour].capitalize()}"
-        elif kind == "leader":
-            label = f"{LEADER_WORDS[colour].capitalize()}"
-        else:
-            label, colour = piece.capitalize(), ""
-        buttons.append(Button(label, UiCommand.choose("correct", f"{cell_name(cell)} {piece}"),
-                              colour=colour or None))
+        cls = CellClass(piece)
+        colour = "red" if cls is CellClass.TREASURE else cls.colour
+        words = LEADER_WORDS if cls.name.startswith("LEADER_") else TILE_WORDS
+        label = words[colour] if cls.colour is not None else _LABELS.get(cls, piece)
+        buttons.append(Button(label[0].upper() + label[1:], UiCommand.choose("correct", f"{cell_name(cell)} {piece}"),
+                              colour=colour))
     others = sorted(set(differ) - {cell})
     if others:  # without a touch, the buttons still reach every marked square
         following = next((c for c in others if c > cell), others[0])

@@ -139,7 +139,10 @@ class Renderer:
             left = body.copy()
             right = body.copy()
         else:
-            share = 0.38 if screen.board is not None else 0.34 if len(screen.buttons) <= 4 else 0.5
+            if screen.board is not None:
+                share = 0.5 if _columns(screen, portrait) == 3 else 0.38
+            else:
+                share = 0.34 if len(screen.buttons) <= 4 else 0.5
             right_w = round(w * share)
             left = pygame.Rect(body.x, body.y, body.width - right_w - pad, body.height)
             right = pygame.Rect(left.right + pad, body.y, right_w, body.height)
@@ -190,8 +193,7 @@ class Renderer:
         count = len(screen.buttons)
         if portrait:
             row = round((64 if count <= 4 else 52) * unit)  # many choices: lower buttons, room for the prompt
-            columns = 1 if count <= 4 else 2
-            rows = -(-count // columns) if count else 0
+            rows = -(-count // _columns(screen, portrait)) if count else 0
             if rows:  # leave the prompt at least 40 % of the room, with buttons no lower than a finger
                 row = max(MIN_TARGET + 4, min(row, (right.height * 6 // 10 - (rows - 1) * pad) // rows))
             height = rows * row + max(0, rows - 1) * pad
@@ -200,7 +202,7 @@ class Renderer:
         if screen.board is None:
             return right, left
         row = round(54 * unit)
-        rows = -(-count // (1 if count <= 4 else 2)) if count else 0
+        rows = -(-count // _columns(screen, portrait)) if count else 0
         height = rows * row + max(0, rows - 1) * pad
         buttons = pygame.Rect(right.x, right.bottom - height, right.width, height)
         return buttons, pygame.Rect(right.x, right.y, right.width, right.height - height - pad)
@@ -350,7 +352,7 @@ class Renderer:
         count = len(screen.buttons)
         if not count:
             return
-        columns = 1 if count <= 4 else 2
+        columns = _columns(screen, portrait=surface.get_height() > surface.get_width())
         rows = -(-count // columns)
         height = min(round(64 * unit), (rect.height - (rows - 1) * pad) // rows)
         width = (rect.width - (columns - 1) * pad) // columns
@@ -390,3 +392,10 @@ class Renderer:
             surface.blit(image, rect)
             self.texts.append(Text(line, rect, box))
             y += font(size).get_linesize()
+
+
+def _columns(screen: Screen, portrait: bool) -> int:
+    """Buttons side by side: one for a few, two for more; beside a landscape board, three for very many
+    (the pieces a square can show), so every row stays a finger high."""
+    count = len(screen.buttons)
+    return 1 if count <= 4 else 3 if count > 8 and screen.board is not None and not portrait else 2

@@ -275,9 +275,32 @@ def test_correct_a_square_from_the_menu() -> None:
     controller.on_reading(BoardReading(reading.status, reading.cells, True))  # confidently unknown: a misread
     assert controller.screen().name == "mismatch"
     controller.handle(UiCommand.nav("correct"))
+    assert controller.screen().title == "What stands on F11?"  # the square the camera disagrees with
+    controller.handle(UiCommand.tap(parse_cell("A1")))
+    assert controller.screen().title == "What stands on A1?"
     controller.handle(UiCommand.tap(parse_cell("F11")))
-    assert controller.screen().title == "What stands on F11?"
     controller.handle(UiCommand.choose("correct", "F11 empty land"))
+    assert controller.moment is None and controller.screen().name == "turn"
+
+
+def test_correct_from_the_menu_starts_in_the_middle_when_the_camera_agrees() -> None:
+    controller = Controller(kingdoms())
+    controller.on_reading(board_after())
+    controller.handle(UiCommand.nav("correct"))
+    assert controller.screen().title == "What stands on H6?"
+
+
+def test_a_treasure_misread_is_corrected_to_a_temple_with_its_treasure() -> None:
+    controller = Controller(kingdoms())
+    reading = board_after(changes={"I7": CellClass.UNKNOWN})
+    controller.on_reading(BoardReading(reading.status, reading.cells, True))
+    assert controller.screen().name == "mismatch"
+    controller.handle(UiCommand.nav("correct"))
+    screen = controller.screen()
+    assert screen.title == "What stands on I7?"
+    treasure = UiCommand.choose("correct", "I7 treasure on a temple")
+    assert treasure in [b.command for b in screen.buttons]
+    controller.handle(treasure)
     assert controller.moment is None and controller.screen().name == "turn"
 
 

@@ -28,6 +28,7 @@ from companion.ui.commands import UNDO, Key, UiCommand, Verb
 from companion.ui.gallery import happened, pending, play_until, two_monument_squares
 from companion.ui.model import Button, MarkKind, Screen, Tone, UiState
 from companion.ui.screens import TableView
+from vision.reading import CellClass
 
 
 def view(found, **fields) -> TableView:  # type: ignore[no-untyped-def]
@@ -256,7 +257,21 @@ def test_a_river_square_can_only_be_corrected_to_river_pieces(mid) -> None:  # t
     river = parse_cell("E1")
     screen = messages.correct(game.state, river)
     assert [b.command.value for b in screen.buttons] == [
-        "correct=E1 empty river", "correct=E1 blue tile", "correct=E1 catastrophe"]
+        "correct=E1 empty river", "correct=E1 blue tile", "correct=E1 monument", "correct=E1 catastrophe",
+        "correct=E1 unification tile"]
+
+
+def test_a_land_square_offers_every_piece_the_camera_can_name_there(mid) -> None:  # type: ignore[no-untyped-def]
+    game, _ = mid
+    land = parse_cell("H6")
+    screen = messages.correct(game.state, land)
+    offered = [b.command.value.removeprefix("correct=H6 ") for b in screen.buttons if b.command.verb is Verb.CHOOSE]
+    assert offered == [cls.value for cls in CellClass if cls not in (
+        CellClass.EMPTY_RIVER, CellClass.TILE_BLUE, CellClass.FACE_DOWN, CellClass.UNKNOWN)]
+    labels = {b.command.value.removeprefix("correct=H6 "): b.label for b in screen.buttons}
+    assert labels["treasure on a temple"] == "Treasure"
+    assert labels["monument"] == "Monument or face-down tile"
+    assert labels["red leader"] == "Priest" and labels["green tile"] == "Market"
 
 
 def test_messages_say_what_happened_in_plain_words() -> None:
