@@ -229,19 +229,13 @@ class Loop:
 
 
 def open_camera(config: Config) -> Camera:
-    """The camera the configuration names (imported lazily: picamera2 exists only on the Pi)."""
-    from vision import camera
-
+    """The camera the configuration names, not started (picamera2 itself is imported only then)."""
     settings = config.camera
-    if settings.backend == "picamera2":
-        return camera.PiCamera(size=settings.resolution, lens_position=None if settings.autofocus
-                               else settings.lens_position)
-    if settings.backend == "opencv":
-        device = settings.device or "0"
-        return camera.OpenCVCamera(int(device) if device.isdigit() else device, size=settings.resolution)
-    if settings.backend == "folder":
-        return camera.FolderCamera(settings.device, loop=True)
-    return camera.SyntheticCamera(size=settings.resolution)
+    if settings.backend == "synthetic":  # the set-up position, rendered: `companion run` without a camera
+        from vision.camera import SyntheticCamera
+
+        return SyntheticCamera(size=settings.resolution) if all(settings.resolution) else SyntheticCamera()
+    return settings.open()
 
 
 def open_observer(config: Config) -> Observer:

@@ -20,9 +20,10 @@ pygame = pytest.importorskip("pygame")
 from gpiozero.pins.mock import MockFactory  # noqa: E402
 
 from companion.app import journal  # noqa: E402
+from companion.app.config import Config, parse  # noqa: E402
 from companion.app.controller import Controller  # noqa: E402
 from companion.app.eyes import synthetic_calibration  # noqa: E402
-from companion.app.run import Loop, Setup, resume_or_setup  # noqa: E402
+from companion.app.run import Loop, Setup, open_camera, resume_or_setup  # noqa: E402
 from companion.hardware.buttons import GpioButtons, post_edge  # noqa: E402
 from companion.hardware.display import Display  # noqa: E402
 from companion.rules import Game, parse_cell  # noqa: E402
@@ -30,7 +31,7 @@ from companion.tracker import Look, expected_cells  # noqa: E402
 from companion.ui.commands import Key, UiCommand, Verb  # noqa: E402
 from companion.ui.inputs import Inputs  # noqa: E402
 from companion.ui.render import Renderer  # noqa: E402
-from vision.camera import CameraError, SyntheticCamera  # noqa: E402
+from vision.camera import CameraError, FolderCamera, PiCamera, SyntheticCamera  # noqa: E402
 from vision.observer import Observer  # noqa: E402
 from vision.reading import CellClass  # noqa: E402
 from vision.synthetic import CameraPose, CellTruth, Scene  # noqa: E402
@@ -210,3 +211,13 @@ def test_a_record_that_cannot_be_written_is_said_before_the_game_starts(tmp_path
         setup.handle(UiCommand.choose(what, which))
     setup.handle(UiCommand.nav("start"))
     assert setup.started is None and setup.screen().name == "error"
+
+
+def test_the_configured_camera_is_opened_with_its_settings(tmp_path: Path) -> None:
+    pi = open_camera(Config())  # the default: the Pi camera, not started (picamera2 is absent here)
+    assert isinstance(pi, PiCamera) and pi.size is None and pi.lens_position is None
+    focused = open_camera(parse({"camera": {"lens_position": 1.25, "resolution": [2028, 1520]}}))
+    assert isinstance(focused, PiCamera) and focused.size == (2028, 1520) and focused.lens_position == 1.25
+    folder = open_camera(parse({"camera": {"backend": "folder", "device": str(tmp_path)}}))
+    assert isinstance(folder, FolderCamera) and folder.folder == tmp_path
+    assert isinstance(open_camera(parse({"camera": {"backend": "synthetic"}})), SyntheticCamera)
