@@ -62,9 +62,11 @@ def correct(state: GameState, cell: int, differ: Sequence[int] = (), ui: UiState
     buttons = []
     for piece in pieces_for(state, cell):
         cls = CellClass(piece)
-        colour = "red" if cls is CellClass.TREASURE else cls.colour
-        words = LEADER_WORDS if cls.name.startswith("LEADER_") else TILE_WORDS
-        label = words[colour] if cls.colour is not None else _LABELS.get(cls, piece)
+        if cls.colour is not None:
+            label = (LEADER_WORDS if cls.name.startswith("LEADER_") else TILE_WORDS)[cls.colour]
+        else:
+            label = _LABELS.get(cls, piece)
+        colour = "red" if cls is CellClass.TREASURE else cls.colour  # a treasure stands on a temple
         buttons.append(Button(label[0].upper() + label[1:], UiCommand.choose("correct", f"{cell_name(cell)} {piece}"),
                               colour=colour))
     others = sorted(set(differ) - {cell})
