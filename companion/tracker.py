@@ -44,6 +44,8 @@ _MONUMENT_PARTS = (CellClass.MONUMENT, CellClass.FACE_DOWN)
 # Events after which pieces may stay on the table until a player lifts or turns them.
 _PHYSICAL_CHORES = frozenset({EventKind.PIECES_REMOVED, EventKind.LEADER_EXILED, EventKind.UNIFICATION_REMOVED,
                               EventKind.TREASURE_TAKEN, EventKind.MONUMENT_BUILT})
+# Moves a camera sees on the board; every other action is a decision on the buttons.
+_BOARD_MOVES = (PlaceTile, PlaceLeader, Withdraw, PlaceCatastrophe)
 # Two actions change at most a dozen squares (two catastrophes each stranding leaders, a tile and its
 # monument, a leader moved): more than that is a bumped board or a misread, not a move to search for.
 MOST_CHANGED = 12
@@ -214,6 +216,30 @@ class Tracker:
     @classmethod
     def start(cls, state: GameState, patience: int = 3) -> Tracker:
         return cls(expected_cells(state), patience)
+
+    @classmethod
+    def resume(cls, game: Game, patience: int = 3) -> Tracker:
+        """The tracker of a game rebuilt from its record after a power cut. What the table showed is not
+        recorded, but the pieces the rules sent off since the last move on the board are re-derived: that
+        move and the decisions after it are taken back and applied again (the same events come out),
+        and each square they cleared still shows its piece, unless a later action changed it. The
+        first reading confirms which of them the players had already lifted."""
+        actions = game.actions
+        start = next((i for i in range(len(actions) - 1, -1, -1) if isinstance(actions[i], _BOARD_MOVES)), 0)
+        for _ in actions[start:]:
+            game.undo()
+        steps = []
+        for action in actions[start:]:
+            before = expected_cells(game.state)
+            chores = {cell for event in game.apply(action) if event.kind in _PHYSICAL_CHORES for cell in event.cells}
+            steps.append((before, expected_cells(game.state), chores))
+        final = expected_cells(game.state)
+        shown = list(final)
+        for before, after, chores in reversed(steps):  # the earliest removal says what still stands there
+            for cell in chores:
+                if after[cell] == final[cell]:
+                    shown[cell] = before[cell]
+        return cls(tuple(shown), patience)
 
     def owed(self, state: GameState) -> tuple[Owed, ...]:
         expected = expected_cells(state)

@@ -25,7 +25,7 @@ from companion.app.config import Config, load
 from companion.app.controller import Controller, Moment
 from companion.app.hand_tally import HandTally
 from companion.rules import CompanionError, Game
-from companion.tracker import expected_cells
+from companion.tracker import Tracker, expected_cells
 from companion.ui import messages, wizard
 from companion.ui.commands import UiCommand, Verb
 from companion.ui.model import Screen, UiState
@@ -131,6 +131,7 @@ def resume_or_setup(records: Path, board: str = "standard") -> Controller | Setu
     for warning in resumed.warnings:
         log.warning("%s", warning)
     controller = Controller(resumed.game, resumed.journal)
+    controller.tracker = Tracker.resume(resumed.game)  # pieces the players still had to lift are asked for again
     controller.moment = Moment("resuming", started=resumed.started)
     log.info("%s", resumed.message)
     return controller

@@ -8,6 +8,7 @@ import socket
 import subprocess
 import sys
 import time
+from collections.abc import Sequence
 from pathlib import Path
 
 import pytest
@@ -24,11 +25,13 @@ from companion.app.config import Config, parse  # noqa: E402
 from companion.app.controller import Controller  # noqa: E402
 from companion.app.eyes import synthetic_calibration  # noqa: E402
 from companion.app.run import Loop, Setup, open_camera, resume_or_setup  # noqa: E402
+from companion.app.table import reading_of  # noqa: E402
 from companion.hardware.buttons import GpioButtons, post_edge  # noqa: E402
 from companion.hardware.display import Display  # noqa: E402
-from companion.rules import Game, parse_cell  # noqa: E402
+from companion.rules import Event, EventKind, Game, PendingKind, Support, cell_name, parse_cell  # noqa: E402
 from companion.tracker import Look, expected_cells  # noqa: E402
 from companion.ui.commands import Key, UiCommand, Verb  # noqa: E402
+from companion.ui.gallery import play_until  # noqa: E402
 from companion.ui.inputs import Inputs  # noqa: E402
 from companion.ui.render import Renderer  # noqa: E402
 from vision.camera import CameraError, FolderCamera, PiCamera, SyntheticCamera  # noqa: E402
@@ -221,3 +224,32 @@ def test_the_configured_camera_is_opened_with_its_settings(tmp_path: Path) -> No
     folder = open_camera(parse({"camera": {"backend": "folder", "device": str(tmp_path)}}))
     assert isinstance(folder, FolderCamera) and folder.folder == tmp_path
     assert isinstance(open_camera(parse({"camera": {"backend": "synthetic"}})), SyntheticCamera)
+
+
+def test_pieces_still_owed_when_the_power_went_are_asked_for_again(tmp_path: Path) -> None:
+    # A conflict decided on the buttons: the rules removed its losers, the players had not lifted them yet.
+    def decided(game: Game, events: Sequence[Event]) -> bool:
+        return bool(game.actions) and isinstance(game.actions[-1], Support) \
+            and game.pending.kind is PendingKind.ACTION and any(e.kind is EventKind.PIECES_REMOVED for e in events)
+
+    game, events = play_until(decided, players=2)
+    removed = sorted({c for e in events if e.kind is EventKind.PIECES_REMOVED for c in e.cells})
+    games = tmp_path / "games"
+    played = Game(game.config)
+    with journal.Journal.start(games, played) as record:
+        for action in game.actions:
+            record.apply(played, action)
+    after = expected_cells(game.state)
+    game.undo()
+    table = [expected_cells(game.state)[c] if c in removed else look for c, look in enumerate(after)]
+
+    controller = resume_or_setup(games)  # the power came back
+    assert isinstance(controller, Controller)
+    controller.on_reading(reading_of(table))
+    controller.handle(UiCommand.key(Key.OK))  # "Continue": the camera looks at the board
+    screen = controller.screen()
+    assert screen.name == "owed", screen
+    asked = [line for line in screen.lines if line.startswith("Please remove")]
+    assert [line.rsplit(" ", 1)[-1] for line in asked] == [f"{cell_name(c)}." for c in removed]
+    controller.on_reading(reading_of(after))  # lifted
+    assert controller.moment is None and not controller.owed and controller.screen().name != "owed"
