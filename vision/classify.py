@@ -20,6 +20,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
 
+import itertools
+
 import numpy as np
 
 from vision.reading import CELLS, COLUMNS, ROWS, CellClass, CellReading
@@ -58,7 +60,7 @@ def _region_weights(px: int) -> np.ndarray:
     y, x = np.meshgrid(centre, centre, indexing="ij")
     radius = np.hypot(x, y)
     inside = (np.abs(x) < 0.5 - _INSET) & (np.abs(y) < 0.5 - _INSET)
-    masks = [(radius >= a) & (radius < b) for a, b in zip(_RINGS[:-2], _RINGS[1:-1], strict=True)]
+    masks = [(radius >= a) & (radius < b) for a, b in itertools.pairwise(_RINGS[:-1])]
     masks.append((radius >= _RINGS[-1]) & inside)
     weights = np.stack(masks).astype(np.float32)
     normalised: np.ndarray = weights / weights.sum(axis=(1, 2), keepdims=True)
@@ -112,15 +114,17 @@ def details(top_down: np.ndarray, px: int = PX_PER_SQUARE) -> np.ndarray:
 # --- light --------------------------------------------------------------------------------------
 
 
-def _smooth_basis() -> np.ndarray:
-    """Quadratic polynomials over the board, one row per square."""
+def _neighbourhood() -> np.ndarray:
+    """CELLS × CELLS weights: how much each other square tells about the light on a square."""
     rows, cols = np.divmod(np.arange(CELLS), COLUMNS)
-    x = (cols + 0.5) / COLUMNS * 2 - 1
-    y = (rows + 0.5) / ROWS * 2 - 1
-    return np.stack([np.ones(CELLS), x, y, x * y, x * x, y * y], axis=1)
+    distance2 = (rows[:, None] - rows[None, :]) ** 2 + (cols[:, None] - cols[None, :]) ** 2
+    weights = np.exp(-distance2 / (2 * _LIGHT_REACH**2))
+    np.fill_diagonal(weights, 0.0)  # a square never vouches for itself: a piece is not a shadow
+    return weights.astype(np.float32)
 
 
-_BASIS = _smooth_basis()
+_LIGHT_REACH = 1.5  # squares: shadows and lamp spots are wider than this, pieces are not
+_NEIGHBOURS = _neighbourhood()
 
 
 def light_gain(colours: np.ndarray, empty: np.ndarray) -> np.ndarray:
@@ -128,16 +132,19 @@ def light_gain(colours: np.ndarray, empty: np.ndarray) -> np.ndarray:
 
     colours: each square's mean colour now; empty: the same squares on the empty set-up board.
     Squares whose colour is a steady multiple of their empty colour are taken as still empty (most
-    of the board is, all game long) and a smooth field is fitted through their ratios.
+    of the board is, all game long); the light on a square is the weighted mean of the ratios of
+    such squares around it, so soft shadows and lamp spots are followed but no piece explains
+    itself away as a change of light.
     """
     ratio = colours / np.maximum(empty, 1.0)
-    gain = np.broadcast_to(np.median(ratio, axis=0), ratio.shape).copy()
-    for tolerance in (0.2, 0.1, 0.07):
-        agree = np.all(np.abs(ratio / gain - 1) < tolerance, axis=1)
-        if np.count_nonzero(agree) < 3 * _BASIS.shape[1]:
-            break
-        solution, *_ = np.linalg.lstsq(_BASIS[agree], ratio[agree], rcond=None)
-        gain = np.clip(_BASIS @ solution, 0.05, 20.0)
+    gain = np.broadcast_to(np.median(ratio, axis=0), ratio.shape).astype(np.float32)
+    for tolerance in (0.25, 0.12, 0.08):
+        agree = np.all(np.abs(ratio / gain - 1) < tolerance, axis=1).astype(np.float32)
+        weights = _NEIGHBOURS * agree[None, :]
+        total = weights.sum(axis=1, keepdims=True)
+        local = (weights @ ratio) / np.maximum(total, 1e-6)
+        # Where no empty square is near, keep the wider estimate.
+        gain = np.where(total > 0.3, local, gain).astype(np.float32)
     return gain
 
 

@@ -18,6 +18,8 @@ from vision.reading import COLUMNS, ROWS
 WIDTH = 160  # px of the gate's working image; enough to see an arm, small enough to cost nothing
 RIM_OFFSET = 0.45  # squares outside the grid edge where the rim is watched (the border's middle)
 RIM_STEP = 0.5  # squares between watched points: an arm covers several
+RIM_TOLERANCE = 0.18  # change of a rim point, beyond the smooth change of light, that is not the rim
+RIM_RUN = 2  # neighbouring unlike points that make an arm
 
 
 @dataclass(frozen=True, slots=True)
@@ -131,18 +133,21 @@ class StabilityGate:
 
 
 def rim_covered(colours: np.ndarray, reference: np.ndarray, places: np.ndarray) -> bool:
-    """Whether something lies on the rim: two or more neighbouring points unlike their reference
-    once a smooth change of light over the whole rim (a lamp, the sun) is allowed for."""
+    """Whether something lies on the rim: a run of neighbouring points unlike their reference
+    once a smooth change of light over the whole rim (a lamp, the sun, vignetting) is allowed for.
+    An arm is a few squares wide where it crosses the rim; shadows and glare are soft and wide."""
     ratio = colours / np.maximum(reference, 4.0)
-    basis = np.column_stack([np.ones(len(places)), places[:, 0] - 0.5, places[:, 1] - 0.5])
+    x, y = places[:, 0] - 0.5, places[:, 1] - 0.5
+    basis = np.column_stack([np.ones(len(places)), x, y, x * y, x * x, y * y])
     agree = np.ones(len(places), dtype=bool)
-    fit = np.ones_like(ratio)
-    for tolerance in (0.5, 0.25, 0.15):
-        if np.count_nonzero(agree) < 6:
+    for tolerance in (0.6, 0.35, RIM_TOLERANCE):
+        if np.count_nonzero(agree) < 2 * basis.shape[1]:
             return True  # hardly any of the rim looks like it should
         solution, *_ = np.linalg.lstsq(basis[agree], ratio[agree], rcond=None)
         fit = basis @ solution
         agree = np.all(np.abs(ratio / np.maximum(fit, 1e-3) - 1) < tolerance, axis=1)
     unlike = ~agree
-    neighbours = unlike & np.roll(unlike, 1)  # the rim is a loop: runs of two or more
-    return bool(neighbours.any())
+    run = unlike.copy()
+    for step in range(1, RIM_RUN):  # the rim is a loop: runs may wrap around
+        run &= np.roll(unlike, step)
+    return bool(run.any())

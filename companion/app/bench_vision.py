@@ -29,7 +29,10 @@ from vision.synthetic import CellTruth, Scene
 
 SIZES = ((2028, 1520), (1640, 1232))
 STYLES = ("classic", "modern")
-LORES = (320, 240)  # the Pi camera's small stream, which the gate watches
+LORES = (320, 240)
+MONUMENTS = tuple(
+    (a, b) for i, a in enumerate(COLOURS) for b in COLOURS[i + 1 :]
+)  # the six pieces  # the Pi camera's small stream, which the gate watches
 
 
 def random_scene(rng: np.random.Generator, board: str = "standard") -> Scene:
@@ -47,9 +50,9 @@ def random_scene(rng: np.random.Generator, board: str = "standard") -> Scene:
         if top % COLUMNS < COLUMNS - 1 and all(
             c in land and cells[c].cls is CellClass.EMPTY_LAND for c in block
         ):
-            pair = tuple(rng.choice(COLOURS, size=2, replace=False).tolist())
+            pair = MONUMENTS[int(rng.integers(len(MONUMENTS)))]
             for c in block:
-                cells[c] = CellTruth(CellClass.MONUMENT, monument=(str(pair[0]), str(pair[1])))
+                cells[c] = CellTruth(CellClass.MONUMENT, monument=pair)
     empty_land = [c for c in land if cells[c].cls is CellClass.EMPTY_LAND]
     rng.shuffle(empty_land)
     count = int(rng.integers(15, 45))
