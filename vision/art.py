@@ -22,6 +22,7 @@ from vision.reading import COLUMNS, ROWS
 
 STYLES = ("classic", "modern")
 DYNASTIES = ("archer", "bull", "pot", "lion")
+DYNASTY_COLOURS = ("red", "blue", "green", "black")  # the colours of tiles and leaders
 
 # BGR. The printed board and the piece colours of each edition.
 TILE_COLOURS = {
@@ -78,6 +79,10 @@ def board_art(river: frozenset[int], corners: frozenset[int], style: str, px_per
     mottle = _smooth_noise((h, w), 24, rng) * 0.6 + _smooth_noise((h, w), 90, rng) * 0.3
     grain = _grain((h, w), rng)
     land = _paint((h, w), LAND[style], mottle + 0.25 * grain)
+    # Faint printed terrain lines wandering over the land, as on the real board's art.
+    terrain = _smooth_noise((h, w), 14, rng)
+    lines = np.abs(np.sin(terrain * 9)) < 0.06
+    land[lines] *= 0.88
     water = _paint((h, w), RIVER[style], 0.7 * mottle + 0.25 * grain)
     # Ripples: bright wavy streaks that follow the paper, so river squares are not flat either.
     yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
@@ -360,13 +365,14 @@ def _with_shadow(bgr: np.ndarray, cover: np.ndarray, size: int) -> Sprite:
     return Sprite(_frozen(np.clip(out, 0, 255).astype(np.uint8)), _frozen(alpha.astype(np.float32)))
 
 
-def _relief(bgr: np.ndarray, cover: np.ndarray, strength: float) -> np.ndarray:
-    """Lights a piece from the top-left: bright upper-left edges, darker lower-right ones."""
-    f = cover.astype(np.float32) / 255
-    blurred = cv2.GaussianBlur(f, (0, 0), max(1.0, bgr.shape[0] / 40))
+def _relief(bgr: np.ndarray, height: np.ndarray, strength: float = 1.0) -> np.ndarray:
+    """Lights a piece from the top-left: slopes facing the light brighter, the others darker.
+    `height` is any map (uint8 masks add up: 255 per step)."""
+    size = bgr.shape[0]
+    blurred = cv2.GaussianBlur(height.astype(np.float32) / 255, (0, 0), max(1.0, size / 50))
     gy, gx = np.gradient(blurred)
-    light = -(gx + gy) * bgr.shape[0] * strength
-    out = bgr.astype(np.float32) * (1 + np.clip(light, -0.5, 0.5)[..., None])
+    light = -(gx + gy) * size * 0.35 * strength
+    out = bgr.astype(np.float32) * (1 + np.clip(light, -0.35, 0.35)[..., None])
     return np.clip(out, 0, 255).astype(np.uint8)
 
 
@@ -391,13 +397,17 @@ def _tile(style: str, colour: str, size: int) -> tuple[np.ndarray, np.ndarray]:
     if style == "classic":
         bgr, cover, _ = _tile_base(size, rgb)
         draw_tile_symbol(bgr, colour, inner, _lighter(rgb, 0.55))
-        return _relief(bgr, cover, 0.8), cover
-    grey = (150, 152, 150)
-    bgr, cover, inset = _tile_base(size, grey)
+        return _relief(bgr, cover), cover
+    # modern: a grey tile with the symbol raised in relief, coloured only by a thin frame and the symbol
+    bgr, cover, inset = _tile_base(size, (150, 152, 150))
+    raised = np.zeros_like(cover)
     d = round(inset + 0.05 * size)
-    cv2.rectangle(bgr, (d, d), (size - d, size - d), rgb, max(1, round(0.045 * size)), cv2.LINE_AA)
-    draw_tile_symbol(bgr, colour, (0.2 * size, 0.2 * size, 0.6 * size), rgb)
-    return _relief(bgr, cover, 1.4), cover
+    cv2.rectangle(bgr, (d, d), (size - d, size - d), rgb, max(1, round(0.04 * size)), cv2.LINE_AA)
+    symbol_box = (0.2 * size, 0.2 * size, 0.6 * size)
+    draw_tile_symbol(raised, colour, symbol_box, (255, 255, 255))
+    draw_tile_symbol(bgr, colour, symbol_box, _lighter(rgb, 0.1))
+    height = cover.astype(np.float32) + 0.3 * raised.astype(np.float32)
+    return _relief(bgr, height), cover
 
 
 def _face_down(style: str, size: int) -> tuple[np.ndarray, np.ndarray]:
@@ -408,7 +418,7 @@ def _face_down(style: str, size: int) -> tuple[np.ndarray, np.ndarray]:
     cv2.rectangle(bgr, (d, d), (size - d, size - d), ink, max(1, size // 30), cv2.LINE_AA)
     cv2.line(bgr, (d, d), (size - d, size - d), ink, max(1, size // 30), cv2.LINE_AA)
     cv2.line(bgr, (size - d, d), (d, size - d), ink, max(1, size // 30), cv2.LINE_AA)
-    return _relief(bgr, cover, 0.8), cover
+    return _relief(bgr, cover), cover
 
 
 def _catastrophe(style: str, size: int) -> tuple[np.ndarray, np.ndarray]:
@@ -433,27 +443,35 @@ def _catastrophe(style: str, size: int) -> tuple[np.ndarray, np.ndarray]:
         box,
         ink,
     )
-    return _relief(bgr, cover, 1.0), cover
+    return _relief(bgr, cover), cover
 
 
 def _treasure(style: str, size: int) -> tuple[np.ndarray, np.ndarray]:
     bgr, cover = _tile(style, "red", size)
     bgr = bgr.copy()
     gold = (40, 185, 235)
-    c = size / 2
+    c = size / 2 - 0.03 * size
     half = 0.2 * size
+    d = 0.07 * size  # the cube's sides, seen a little from the top-left
     top = np.array([[c - half, c - half], [c + half, c - half], [c + half, c + half], [c - half, c + half]])
-    side = np.array(
+    right = np.array(
         [
             [c + half, c - half],
-            [c + 1.3 * half, c - 0.7 * half],
-            [c + 1.3 * half, c + 1.3 * half],
-            [c - 0.7 * half, c + 1.3 * half],
-            [c - half, c + half],
+            [c + half + d, c - half + d],
+            [c + half + d, c + half + d],
             [c + half, c + half],
         ]
     )
-    cv2.fillPoly(bgr, [np.round(side * 16).astype(np.int32)], (20, 110, 160), cv2.LINE_AA, shift=4)
+    below = np.array(
+        [
+            [c - half, c + half],
+            [c + half, c + half],
+            [c + half + d, c + half + d],
+            [c - half + d, c + half + d],
+        ]
+    )
+    cv2.fillPoly(bgr, [np.round(right * 16).astype(np.int32)], (25, 120, 175), cv2.LINE_AA, shift=4)
+    cv2.fillPoly(bgr, [np.round(below * 16).astype(np.int32)], (15, 90, 140), cv2.LINE_AA, shift=4)
     cv2.fillPoly(bgr, [np.round(top * 16).astype(np.int32)], gold, cv2.LINE_AA, shift=4)
     cv2.polylines(
         bgr,
@@ -475,7 +493,7 @@ def _unification(style: str, size: int) -> tuple[np.ndarray, np.ndarray]:
     box = (0.0, 0.0, float(size))
     _circle(bgr, (0.38, 0.5), 0.18, box, ink, t)  # two linked rings
     _circle(bgr, (0.62, 0.5), 0.18, box, ink, t)
-    return _relief(bgr, cover, 1.0), cover
+    return _relief(bgr, cover), cover
 
 
 def _leader(style: str, colour: str, dynasty: str | None, size: int) -> tuple[np.ndarray, np.ndarray]:
@@ -488,16 +506,21 @@ def _leader(style: str, colour: str, dynasty: str | None, size: int) -> tuple[np
         _circle(bgr, (0.5, 0.5), 0.3, box, (215, 228, 232))
         if dynasty is not None:
             draw_dynasty(bgr, dynasty, (0.24 * size, 0.24 * size, 0.52 * size), rgb)
-        return _relief(bgr, cover, 0.8), cover
-    # modern: a figure on a round base seen from above — head, shoulders and the dynasty on the base
+        return _relief(bgr, cover), cover
+    # modern: a figure on a round base seen from above — head, cloak and a round shield on its
+    # back showing the dynasty
     _circle(cover, (0.5, 0.5), 0.44, box, (255,))  # type: ignore[arg-type]
     _circle(bgr, (0.5, 0.5), 0.44, box, (70, 70, 72))
+    body = [(0.16, 0.6), (0.28, 0.3), (0.72, 0.3), (0.84, 0.6), (0.72, 0.8), (0.28, 0.8)]
+    figure = np.zeros_like(cover)
+    _poly(figure, body, box, (255, 255, 255))
+    _circle(figure, (0.5, 0.3), 0.13, box, (255, 255, 255))
+    _poly(bgr, body, box, rgb)
+    _circle(bgr, (0.5, 0.3), 0.13, box, _lighter(rgb, 0.15))
     if dynasty is not None:
-        for dx, dy in ((0.0, 0.3), (0.0, -0.3)):
-            draw_dynasty(bgr, dynasty, ((0.4 + dx) * size, (0.4 + dy) * size, 0.2 * size), (210, 210, 210))
-    _poly(bgr, [(0.18, 0.62), (0.3, 0.4), (0.7, 0.4), (0.82, 0.62), (0.7, 0.7), (0.3, 0.7)], box, rgb)
-    _circle(bgr, (0.5, 0.42), 0.14, box, _lighter(rgb, 0.15))
-    return _relief(bgr, cover, 1.6), cover
+        _circle(bgr, (0.5, 0.58), 0.2, box, (200, 214, 220))
+        draw_dynasty(bgr, dynasty, (0.32 * size, 0.4 * size, 0.36 * size), rgb)
+    return _relief(bgr, cover.astype(np.float32) + 0.6 * figure.astype(np.float32)), cover
 
 
 def _monument(style: str, colours: tuple[str, str], size: int) -> tuple[np.ndarray, np.ndarray]:
@@ -505,16 +528,19 @@ def _monument(style: str, colours: tuple[str, str], size: int) -> tuple[np.ndarr
     a, b = (TILE_COLOURS[style][c] for c in colours)
     bgr, cover = _canvas(size)
     box = (0.0, 0.0, float(size))
-    square = [(0.06, 0.06), (0.94, 0.06), (0.94, 0.94), (0.06, 0.94)]
-    _poly(cover, square, box, (255,))  # type: ignore[arg-type]
-    _poly(bgr, square, box, a)
-    _poly(bgr, [(0.2, 0.2), (0.8, 0.2), (0.8, 0.8), (0.2, 0.8)], box, b)
-    _poly(bgr, [(0.32, 0.32), (0.68, 0.32), (0.68, 0.68), (0.32, 0.68)], box, _lighter(a, 0.2))
-    _poly(bgr, [(0.42, 0.42), (0.58, 0.42), (0.58, 0.58), (0.42, 0.58)], box, _lighter(b, 0.3))
-    return _relief(bgr, cover, 1.2), cover
+    height = np.zeros((size, size), np.float32)
+    steps = ((0.06, a), (0.2, b), (0.32, _lighter(a, 0.2)), (0.42, _lighter(b, 0.3)))
+    for inset, colour in steps:  # a stepped tower: each step smaller and higher
+        square = [(inset, inset), (1 - inset, inset), (1 - inset, 1 - inset), (inset, 1 - inset)]
+        step = np.zeros((size, size), np.uint8)
+        _poly(step, square, box, (255, 255, 255))
+        _poly(bgr, square, box, colour)
+        height += step
+    cover = (height > 0).astype(np.uint8) * 255
+    return _relief(bgr, height, 1.2), cover
 
 
-@lru_cache(maxsize=256)
+@lru_cache(maxsize=512)
 def sprite(style: str, kind: str, px_per_square: int) -> Sprite:
     """A piece sprite, cached. kind: `tile-red`, `face-down`, `catastrophe`, `treasure`,
     `unification`, `leader-red-archer` (or `leader-red` without a visible dynasty),

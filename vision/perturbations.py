@@ -74,6 +74,7 @@ class Conditions:
     hands: tuple[Hand, ...] = ()
     board_shift_mm: tuple[float, float] = (0.0, 0.0)  # the board bumped along the table
     board_rotation_deg: float = 0.0  # ... and turned
+    piece_jitter: float = 0.0  # pieces put down off-centre by up to this share of a square
     notes: tuple[str, ...] = field(default=(), compare=False)  # what random_conditions chose, for reports
 
 
@@ -345,5 +346,6 @@ def random_conditions(rng: np.random.Generator, *, hands: bool = False, bump: bo
         else (),
         board_shift_mm=shift,
         board_rotation_deg=turn,
+        piece_jitter=float(rng.uniform(0.01, 0.08)),
         notes=tuple(notes),
     )

@@ -33,6 +33,7 @@ __all__ = [
     "random_conditions",
     "random_hand",
     "random_pose",
+    "random_scene",
     "render",
     "render_sequence",
     "top_down",
@@ -197,36 +198,71 @@ def _paste(image: np.ndarray, sprite: art.Sprite, x: int, y: int) -> None:
     region[:] = cv2.blendLinear(sprite.bgr, region, sprite.alpha, 1 - sprite.alpha)
 
 
+def _paste_moved(
+    image: np.ndarray,
+    sprite: art.Sprite,
+    x: int,
+    y: int,
+    dx: float,
+    dy: float,
+    angle: float,
+    round_piece: bool,
+) -> None:
+    """Pastes a sprite shifted by (dx, dy) pixels and turned by `angle` degrees about its centre,
+    as a hand puts a piece down: never quite on the square's centre, never quite square."""
+    size = sprite.alpha.shape[0]
+    a = math.radians(angle)
+    # Room for the turned corners and the shift; round pieces lose only their empty corners.
+    spread = 0.0 if round_piece else size * (abs(math.sin(a)) + abs(math.cos(a)) - 1) / 2
+    pad = math.ceil(spread + max(abs(dx), abs(dy))) + 1
+    x0, y0 = max(0, x - pad), max(0, y - pad)
+    x1, y1 = min(image.shape[1], x + size + pad), min(image.shape[0], y + size + pad)
+    turn = cv2.getRotationMatrix2D((size / 2 - 0.5, size / 2 - 0.5), angle, 1.0)
+    turn[:, 2] += (x - x0 + dx, y - y0 + dy)
+    out = (x1 - x0, y1 - y0)
+    bgr = cv2.warpAffine(sprite.bgr, turn, out, flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+    alpha = cv2.warpAffine(sprite.alpha, turn, out, flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_CONSTANT)
+    region = image[y0:y1, x0:x1]
+    region[:] = cv2.blendLinear(bgr, region, alpha, 1 - alpha)
+
+
 def top_down(
-    scene: Scene, style: str = "classic", px_per_square: int = 48, *, markers: bool = False
+    scene: Scene,
+    style: str = "classic",
+    px_per_square: int = 48,
+    *,
+    markers: bool = False,
+    jitter: float = 0.0,
+    seed: int = 0,
 ) -> np.ndarray:
     """A clean top-down picture of the whole board, border included: the grid's top-left corner
-    is at (MARGIN_MM / SQUARE_MM × px_per_square) pixels from each edge."""
+    is at (MARGIN_MM / SQUARE_MM × px_per_square) pixels from each edge.
+
+    `jitter` > 0 places pieces as hands do: off-centre and turned by up to that share of a square
+    (and about 100 × jitter degrees); leaders then face any way."""
     if px_per_square < 8:
         raise ValueError("a board picture needs at least 8 pixels per square")
     board = art.board_art(scene.river, scene.corners, style, px_per_square)
     image = art.add_markers(board, px_per_square) if markers else board.copy()
     m = round(geometry.MARGIN_MM / geometry.SQUARE_MM * px_per_square)
-    for cell, truth in enumerate(scene.cells):
-        kind = _sprite_kind(truth)
-        if kind is not None:
-            row, col = divmod(cell, COLUMNS)
-            _paste(
-                image,
-                art.sprite(style, kind, px_per_square),
-                m + col * px_per_square,
-                m + row * px_per_square,
-            )
+    rng = np.random.default_rng(seed)
+    pieces = [
+        (cell, kind) for cell, truth in enumerate(scene.cells) if (kind := _sprite_kind(truth)) is not None
+    ]
     for cell in _monument_blocks(scene.cells):
         colours = scene.cells[cell].monument
         assert colours is not None
+        pieces.append((cell, f"monument-{colours[0]}-{colours[1]}"))
+    for cell, kind in pieces:
         row, col = divmod(cell, COLUMNS)
-        _paste(
-            image,
-            art.sprite(style, f"monument-{colours[0]}-{colours[1]}", px_per_square),
-            m + col * px_per_square,
-            m + row * px_per_square,
-        )
+        x, y = m + col * px_per_square, m + row * px_per_square
+        sprite = art.sprite(style, kind, px_per_square)
+        if jitter <= 0:
+            _paste(image, sprite, x, y)
+            continue
+        dx, dy = rng.uniform(-jitter, jitter, 2) * px_per_square
+        angle = rng.uniform(0, 360) if kind.startswith("leader") else rng.uniform(-100, 100) * jitter
+        _paste_moved(image, sprite, x, y, float(dx), float(dy), float(angle), kind.startswith("leader"))
     return image
 
 
@@ -246,14 +282,17 @@ def _table(size: tuple[int, int]) -> np.ndarray:
     return out
 
 
+_ART_SCALES = (32, 48, 64, 96, 128, 160)  # few sizes, so that every pose finds its art cached
+
+
 def _art_scale(homography: np.ndarray) -> int:
-    """Pixels per square for the top-down art: about what the camera sees at the board's centre,
-    rounded so that nearby poses share cached art."""
+    """Pixels per square for the top-down art: the smallest cached size at least about what the
+    camera sees at the board's centre (the warp then shrinks it a little, never enlarges much)."""
     centre = np.array([[geometry.GRID_WIDTH_MM / 2, geometry.GRID_HEIGHT_MM / 2]], np.float32)
     pts = centre + np.array([[0, 0], [geometry.SQUARE_MM, 0], [0, geometry.SQUARE_MM]], np.float32)
     p = _project(homography, pts)
     seen = max(float(np.linalg.norm(p[1] - p[0])), float(np.linalg.norm(p[2] - p[0])))
-    return int(min(160, max(16, 4 * round(seen * 1.1 / 4))))
+    return next((s for s in _ART_SCALES if s >= 0.95 * seen), _ART_SCALES[-1])
 
 
 def render(
@@ -273,7 +312,7 @@ def render(
         raise ValueError(f"a frame of {w}×{h} pixels is too small to render")
     board_to_image = pose.table_to_image(size) @ board_to_table(conditions)
     pps = _art_scale(board_to_image)
-    board = top_down(scene, style, pps, markers=True)
+    board = top_down(scene, style, pps, markers=True, jitter=conditions.piece_jitter, seed=seed)
 
     per_mm = pps / geometry.SQUARE_MM
     offset = geometry.MARGIN_MM * per_mm - 0.5  # board mm → art pixel centres
@@ -300,6 +339,49 @@ def render(
         board_to_image=board_to_image,
         marker_corners=markers,
     )
+
+
+def random_scene(rng: np.random.Generator, board: str = "standard", pieces: int = 50) -> Scene:
+    """A busy board for vision tests: about `pieces` pieces of every kind where they could stand
+    (blue tiles on the river, the rest on land, a monument or two). Not a legal game position —
+    benchmarks take those from the rules engine — but every class the reader must tell apart."""
+    scene = Scene.setup(board)
+    cells = list(scene.cells)
+    free = [c for c in range(CELLS) if cells[c].cls in (CellClass.EMPTY_LAND, CellClass.EMPTY_RIVER)]
+    for _ in range(int(rng.integers(0, 3))):  # monuments need a free 2×2 of land
+        corner = int(rng.choice(free))
+        block = [corner + d for d in _MONUMENT_OFFSETS]
+        if (
+            corner % COLUMNS < COLUMNS - 1
+            and block[-1] < CELLS
+            and all(cells[c].cls is CellClass.EMPTY_LAND for c in block)
+        ):
+            colours = tuple(str(c) for c in rng.choice(art.DYNASTY_COLOURS, 2, replace=False))
+            for c in block:
+                cells[c] = CellTruth(CellClass.MONUMENT, monument=(colours[0], colours[1]))
+    land_kinds = [
+        *(CellTruth(CellClass[f"TILE_{c.upper()}"]) for c in ("red", "green", "black")),
+        *(
+            CellTruth(CellClass[f"LEADER_{c.upper()}"], dynasty=d)
+            for c in art.DYNASTY_COLOURS
+            for d in art.DYNASTIES
+        ),
+        CellTruth(CellClass.FACE_DOWN),
+        CellTruth(CellClass.CATASTROPHE),
+        CellTruth(CellClass.UNIFICATION),
+    ]
+    weights = np.array([6, 4, 4, *[0.4] * 16, 1, 1, 0.3])
+    order = rng.permutation(
+        [c for c in range(CELLS) if cells[c].cls in (CellClass.EMPTY_LAND, CellClass.EMPTY_RIVER)]
+    )
+    for cell in order[:pieces]:
+        if cells[cell].cls is CellClass.EMPTY_RIVER:
+            cells[cell] = (
+                CellTruth(CellClass.TILE_BLUE) if rng.random() < 0.85 else CellTruth(CellClass.CATASTROPHE)
+            )
+        else:
+            cells[cell] = land_kinds[int(rng.choice(len(land_kinds), p=weights / weights.sum()))]
+    return replace(scene, cells=tuple(cells))
 
 
 def random_pose(rng: np.random.Generator, size: tuple[int, int] = (2028, 1520)) -> CameraPose:
