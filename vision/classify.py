@@ -16,11 +16,10 @@ over the board.
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
-
-import itertools
 
 import numpy as np
 

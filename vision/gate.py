@@ -15,18 +15,17 @@ import numpy as np
 
 from vision.reading import COLUMNS, ROWS
 
-WIDTH = 160  # px of the gate's working image; enough to see an arm, small enough to cost nothing
-RIM_OFFSET = 0.45  # squares outside the grid edge where the rim is watched (the border's middle)
-RIM_STEP = 0.5  # squares between watched points: an arm covers several
-RIM_TOLERANCE = 0.18  # change of a rim point, beyond the smooth change of light, that is not the rim
+WIDTH = 320  # px of the gate's working image; enough to see an arm, small enough to cost nothing
+RIM_STEP = 0.5  # squares between rim patches (each is twice as long): an arm covers several
+RIM_TOLERANCE = 0.15  # change of a rim point, beyond the smooth change of light, that is not the rim
 RIM_RUN = 2  # neighbouring unlike points that make an arm
 
 
 @dataclass(frozen=True, slots=True)
 class GateState:
-    still: bool  # still long enough with no hand in view: the frame may be read
+    still: bool  # no motion for the configured number of frames
     moving: bool  # this frame differs from the previous one
-    hand: bool  # something covers the board's rim
+    hand: bool  # something covers the board's rim: an arm, or a shadow (the observer tells which)
     still_frames: int  # consecutive frames without motion
 
 
@@ -42,36 +41,52 @@ def small_image(frame: np.ndarray, width: int = WIDTH) -> np.ndarray:
 
 
 def rim_squares() -> np.ndarray:
-    """The watched points of the rim, in board squares: a loop just outside the grid."""
-    left, top, right, bottom = -RIM_OFFSET, -RIM_OFFSET, COLUMNS + RIM_OFFSET, ROWS + RIM_OFFSET
-    xs = np.arange(left, right, RIM_STEP)
-    ys = np.arange(top, bottom, RIM_STEP)
-    loop = [np.column_stack([xs, np.full_like(xs, top)]), np.column_stack([np.full_like(ys, right), ys])]
-    loop += [
-        np.column_stack([xs[::-1], np.full_like(xs, bottom)]),
-        np.column_stack([np.full_like(ys, left), ys[::-1]]),
-    ]
-    return np.concatenate(loop)
+    """The watched patches of the rim, in board squares: (patches, samples, 2).
+
+    A loop of overlapping patches, each a square long, across the border just outside the grid;
+    a patch's colour is the mean of its samples, so the printed coordinates along the border
+    look the same however the sampling falls. The marker cards at the corners are left out:
+    their fine print flickers at this size.
+    """
+    along = np.linspace(-RIM_STEP, RIM_STEP, 5)
+    across = np.array([0.35, 0.6, 0.85])
+    patches = []
+    for length, fixed, horizontal, outward, backwards in (  # clockwise, so neighbours follow each other
+        (COLUMNS, 0.0, True, -1.0, False),
+        (ROWS, COLUMNS, False, 1.0, False),
+        (COLUMNS, ROWS, True, 1.0, True),
+        (ROWS, 0.0, False, -1.0, True),
+    ):
+        centres = np.arange(RIM_STEP, length - RIM_STEP / 2, RIM_STEP)
+        for centre in centres[::-1] if backwards else centres:
+            u, v = np.meshgrid(centre + along, fixed + outward * across)
+            points = (
+                np.column_stack([u.ravel(), v.ravel()])
+                if horizontal
+                else np.column_stack([v.ravel(), u.ravel()])
+            )
+            patches.append(points)
+    return np.array(patches)
+
+
+_RIM = rim_squares()
 
 
 def rim_places(homography: np.ndarray, image_size: tuple[int, int]) -> np.ndarray:
-    """The rim points as shares (0..1) of the frame's width and height."""
+    """The rim samples as shares (0..1) of the frame's width and height: (patches, samples, 2)."""
     inverse = np.linalg.inv(homography)
-    points = cv2.perspectiveTransform(rim_squares().reshape(-1, 1, 2).astype(np.float64), inverse).reshape(
-        -1, 2
-    )
+    flat = _RIM.reshape(-1, 1, 2).astype(np.float64)
+    points = cv2.perspectiveTransform(flat, inverse).reshape(_RIM.shape)
     shares: np.ndarray = points / np.array(image_size, dtype=np.float64)
     return shares
 
 
 def rim_colours(small: np.ndarray, places: np.ndarray) -> np.ndarray:
-    """BGR colours (N×3 float32) of the rim points in a small colour image; outside it: zero."""
+    """The mean BGR colour (patches × 3, float32) of each rim patch in a small colour image."""
     h, w = small.shape[:2]
-    x = np.round(places[:, 0] * w - 0.5).astype(int)
-    y = np.round(places[:, 1] * h - 0.5).astype(int)
-    inside = (x >= 0) & (x < w) & (y >= 0) & (y < h)
-    colours = np.zeros((len(places), 3), dtype=np.float32)
-    colours[inside] = small[y[inside], x[inside]].reshape(-1, 3 if small.ndim == 3 else 1)
+    x = np.clip(np.round(places[..., 0] * w - 0.5).astype(int), 0, w - 1)
+    y = np.clip(np.round(places[..., 1] * h - 0.5).astype(int), 0, h - 1)
+    colours: np.ndarray = small[y, x].reshape(*places.shape[:2], -1).astype(np.float32).mean(axis=1)
     return colours
 
 
@@ -123,7 +138,7 @@ class StabilityGate:
         self._previous = gray
         self._count = 0 if moving else self._count + 1
         hand = self._hand_in_view(small)
-        still = not moving and not hand and self._count >= self.still_frames
+        still = not moving and self._count >= self.still_frames
         return GateState(still=still, moving=moving, hand=hand, still_frames=self._count)
 
     def _hand_in_view(self, small: np.ndarray) -> bool:
@@ -137,7 +152,8 @@ def rim_covered(colours: np.ndarray, reference: np.ndarray, places: np.ndarray) 
     once a smooth change of light over the whole rim (a lamp, the sun, vignetting) is allowed for.
     An arm is a few squares wide where it crosses the rim; shadows and glare are soft and wide."""
     ratio = colours / np.maximum(reference, 4.0)
-    x, y = places[:, 0] - 0.5, places[:, 1] - 0.5
+    centres = places.mean(axis=1)
+    x, y = centres[:, 0] - 0.5, centres[:, 1] - 0.5
     basis = np.column_stack([np.ones(len(places)), x, y, x * y, x * x, y * y])
     agree = np.ones(len(places), dtype=bool)
     for tolerance in (0.6, 0.35, RIM_TOLERANCE):

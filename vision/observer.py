@@ -86,10 +86,15 @@ class Observer:
         if not state.still:
             message = "A hand is over the board." if state.hand else "Waiting for the board to be still."
             return BoardReading(ReadStatus.MOVING, hands_in_view=state.hand, time=now, message=message)
-        return self.read(frame)
+        return self.read(frame, rim_covered=state.hand)
 
-    def read(self, frame: object) -> BoardReading:
-        """Read a frame now, without waiting for stillness (still images, `companion read`)."""
+    def read(self, frame: object, *, rim_covered: bool | None = None) -> BoardReading:
+        """Read a frame now, without waiting for stillness (still images, `companion read`).
+
+        A frame with something on the board's rim (rim_covered, checked here when not given)
+        is refused as "a hand is over the board" when squares could not be read with confidence:
+        an arm reaching in covers both. A rim darkened by a shadow over clear squares is read.
+        """
         now = time.time()
         problem = frame_problem(frame)
         if problem is not None:
@@ -98,7 +103,7 @@ class Observer:
         if self.calibration is None or self.calibration.references is None:
             return BoardReading(ReadStatus.NOT_CALIBRATED, time=now, message="Calibrate the camera first.")
         try:
-            return self._read(frame, now)
+            return self._read(frame, now, rim_covered)
         except Exception as error:  # the last line of defence: say what broke, never crash
             return BoardReading(
                 ReadStatus.BAD_FRAME, time=now, message=f"The picture could not be read ({error})."
@@ -112,7 +117,7 @@ class Observer:
         colours = gate.rim_colours(gate.small_image(frame), places)
         return gate.rim_covered(colours, self.calibration.rim, places)
 
-    def _read(self, frame: np.ndarray, now: float) -> BoardReading:
+    def _read(self, frame: np.ndarray, now: float, rim_covered: bool | None) -> BoardReading:
         assert self.calibration is not None and self.calibration.references is not None
         size = (frame.shape[1], frame.shape[0])
         calibration = self.calibration.resized(size)
@@ -122,7 +127,12 @@ class Observer:
             return BoardReading(status, time=now, message=alignment.message)
         if alignment.moved:
             self.use(replace(alignment.calibration, rim=self.calibration.rim))
-        if self._hand_on_rim(frame, alignment.calibration):
+        top_down = rectify.rectify(frame, alignment.calibration.homography)
+        cells = classify.classify(top_down, self.calibration.references, self.min_confidence)
+        unsure = tuple(i for i, cell in enumerate(cells) if cell.cls is CellClass.UNKNOWN)
+        if rim_covered is None:
+            rim_covered = self._hand_on_rim(frame, alignment.calibration)
+        if rim_covered and unsure:
             return BoardReading(
                 ReadStatus.MOVING,
                 board_found=True,
@@ -130,9 +140,6 @@ class Observer:
                 time=now,
                 message="A hand is over the board.",
             )
-        top_down = rectify.rectify(frame, alignment.calibration.homography)
-        cells = classify.classify(top_down, self.calibration.references, self.min_confidence)
-        unsure = tuple(i for i, cell in enumerate(cells) if cell.cls is CellClass.UNKNOWN)
         message = alignment.message
         if unsure:
             message = f"{len(unsure)} square(s) could not be read with confidence. {message}".strip()

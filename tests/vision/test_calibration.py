@@ -34,7 +34,11 @@ def test_tapped_corners_give_the_same_grid() -> None:
 
 @pytest.mark.parametrize(
     "taps",
-    [[[0, 0], [10, 0], [10, 10]], [[0, 0], [0, 100], [100, 100], [100, 0]], [[0, 0], [100, 0], [0, 100], [100, 100]]],
+    [
+        [[0, 0], [10, 0], [10, 10]],
+        [[0, 0], [0, 100], [100, 100], [100, 0]],
+        [[0, 0], [100, 0], [0, 100], [100, 100]],
+    ],
 )
 def test_bad_taps_are_refused_in_words(taps: list[list[float]]) -> None:
     with pytest.raises(calib.CalibrationError, match="corner"):
@@ -56,7 +60,12 @@ def test_the_file_round_trips(tmp_path: Path) -> None:
     assert loaded.references is not None and calibration.references is not None
     assert loaded.references.classes == calibration.references.classes
     assert np.allclose(loaded.references.prototypes, calibration.references.prototypes, atol=1e-4)
-    assert json.loads(path.read_text())["markers"].keys() == {"top-left", "top-right", "bottom-right", "bottom-left"}
+    assert json.loads(path.read_text())["markers"].keys() == {
+        "top-left",
+        "top-right",
+        "bottom-right",
+        "bottom-left",
+    }
     assert [p.name for p in tmp_path.joinpath("sub").iterdir()] == ["calibration.json"]  # no temp file left
 
 
