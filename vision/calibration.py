@@ -427,6 +427,43 @@ def setup_position(board: str = "standard") -> tuple[classify.Piece, ...]:
     )
 
 
+_NUDGES = (-0.07, 0.0, 0.07)  # squares: pieces are put down off-centre ...
+_TURNS = (-8.0, 0.0, 8.0)  # degrees: ... and a little turned
+
+
+def _square_transform(homography: np.ndarray, cell: int, dx: float, dy: float, turn: float) -> np.ndarray:
+    """Image -> a px×px patch of one square, nudged by (dx, dy) squares and turned about its centre."""
+    px = rectify.PX_PER_SQUARE
+    row, col = divmod(cell, COLUMNS)
+    a = np.radians(turn)
+    rotate = np.array([[np.cos(a), -np.sin(a), 0], [np.sin(a), np.cos(a), 0], [0, 0, 1]])
+    centre = np.array([[1, 0, col + 0.5 + dx], [0, 1, row + 0.5 + dy], [0, 0, 1]])
+    to_squares = centre @ rotate @ np.array([[1 / px, 0, -0.5], [0, 1 / px, -0.5], [0, 0, 1]])
+    transform: np.ndarray = np.linalg.inv(to_squares) @ homography
+    return transform
+
+
+def _examples(
+    frame: np.ndarray, homography: np.ndarray, named: Mapping[int, classify.Known], empty: np.ndarray | None
+) -> tuple[list[np.ndarray], list[np.ndarray], list[classify.Known], list[int], np.ndarray]:
+    """Patches of the named squares: each piece also nudged and turned as players put them down."""
+    px = rectify.PX_PER_SQUARE
+    top_down = rectify.rectify(frame, homography)
+    colours = classify.cell_colours(top_down)
+    gain = np.ones((CELLS, 3), np.float32) if empty is None else classify.light_gain(colours, empty)
+    patches, gains, known, example = [], [], [], []
+    for cell, piece in sorted(named.items()):
+        plain = piece.cls in (CellClass.EMPTY_LAND, CellClass.EMPTY_RIVER)
+        poses = [(0.0, 0.0, 0.0)] if plain else [(x, y, t) for x in _NUDGES for y in _NUDGES for t in _TURNS]
+        for dx, dy, turn in poses:
+            transform = _square_transform(homography, cell, dx, dy, turn)
+            patches.append(cv2.warpPerspective(frame, transform, (px, px), flags=cv2.INTER_LINEAR))
+            gains.append(gain[cell])
+            known.append(piece)
+            example.append(cell)
+    return patches, gains, known, example, colours
+
+
 def calibrate(
     setup_frame: np.ndarray,
     pieces: Sequence[tuple[np.ndarray, Mapping[int, classify.Known]]] = (),
@@ -441,17 +478,21 @@ def calibrate(
         calibration = from_markers(setup_frame, board)
     else:
         calibration = from_corners((width, height), corners, board)
-    setup_top = rectify.rectify(setup_frame, calibration.homography)
-    shown = []
-    for frame, named in pieces:
+    setup = dict(enumerate(setup_position(board)))
+    patches, gains, known, example, empty = _examples(setup_frame, calibration.homography, setup, None)
+    for index, (frame, named) in enumerate(pieces, start=1):
         _check_frame(frame)
         alignment = align(frame, calibration.resized((frame.shape[1], frame.shape[0])))
         if alignment.calibration is None:
             raise CalibrationError(f"The pieces could not be seen: {alignment.message}")
         if any(not 0 <= cell < CELLS for cell in named):
             raise CalibrationError("A piece was named on a square that is not on the board.")
-        shown.append((rectify.rectify(frame, alignment.calibration.homography), named))
-    references = classify.learn(setup_top, setup_position(board), shown)
+        more = _examples(frame, alignment.calibration.homography, named, empty)
+        patches += more[0]
+        gains += more[1]
+        known += more[2]
+        example += [e + index * CELLS for e in more[3]]
+    references = classify.learn(empty, np.array(patches), np.array(gains), known, example)
     small = gate.small_image(setup_frame)
     rim = gate.rim_colours(small, gate.rim_places(calibration.homography, (width, height)))
     return replace(calibration, references=references, rim=rim)

@@ -16,6 +16,7 @@ over the board.
 
 from __future__ import annotations
 
+import functools
 import itertools
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -82,28 +83,30 @@ def cell_colours(top_down: np.ndarray, px: int = PX_PER_SQUARE) -> np.ndarray:
     return means
 
 
-def features(top_down: np.ndarray, gain: np.ndarray, px: int = PX_PER_SQUARE) -> np.ndarray:
-    """(CELLS, F) numbers per square: per ring, mean B, G, R and the spread of brightness, all
-    divided by the square's light gain (CELLS × 3) so they read as under the calibration light."""
-    patches = cells(top_down, px).astype(np.float32) / 255.0  # (C, px, px, 3)
-    weights = _weights(px)
-    means = np.einsum("cyxk,ryx->crk", patches, weights)  # (C, R, 3)
-    brightness = patches.mean(axis=3)
+def features(patches: np.ndarray, gain: np.ndarray) -> np.ndarray:
+    """(n, F) numbers per square patch (n, px, px, 3): per ring, mean B, G, R and the spread of
+    brightness, divided by the square's light gain (n × 3) so they read as under the calibration
+    light."""
+    scaled = patches.astype(np.float32) / 255.0
+    weights = _weights(patches.shape[1])
+    means = np.einsum("cyxk,ryx->crk", scaled, weights)  # (n, regions, 3)
+    brightness = scaled.mean(axis=3)
     squares = np.einsum("cyx,ryx->cr", brightness * brightness, weights)
     spread = np.sqrt(np.maximum(squares - means.mean(axis=2) ** 2, 0.0))
     level = gain.mean(axis=1, keepdims=True)
     normalised = means / gain[:, None, :]
-    result: np.ndarray = np.concatenate([normalised.reshape(CELLS, -1), spread / level], axis=1)
+    result: np.ndarray = np.concatenate([normalised.reshape(len(patches), -1), spread / level], axis=1)
     return result
 
 
-def details(top_down: np.ndarray, px: int = PX_PER_SQUARE) -> np.ndarray:
-    """A _DETAIL² grey picture of each square, zero-mean and unit-norm: the shape of a symbol."""
-    patches = cells(top_down, px).astype(np.float32).mean(axis=3)
+def details(patches: np.ndarray) -> np.ndarray:
+    """A _DETAIL² grey picture of each patch, zero-mean and unit-norm: the shape of a symbol."""
+    grey = patches.astype(np.float32).mean(axis=3)
+    px = grey.shape[1]
     block = px // _DETAIL
     trim = (px - block * _DETAIL) // 2
-    core = patches[:, trim : trim + block * _DETAIL, trim : trim + block * _DETAIL]
-    small = core.reshape(CELLS, _DETAIL, block, _DETAIL, block).mean(axis=(2, 4)).reshape(CELLS, -1)
+    core = grey[:, trim : trim + block * _DETAIL, trim : trim + block * _DETAIL]
+    small = core.reshape(len(grey), _DETAIL, block, _DETAIL, block).mean(axis=(2, 4)).reshape(len(grey), -1)
     small -= small.mean(axis=1, keepdims=True)
     norms = np.linalg.norm(small, axis=1, keepdims=True)
     result: np.ndarray = small / np.maximum(norms, 1e-6)
@@ -160,7 +163,18 @@ class References:
     classes: tuple[CellClass, ...]  # K
     dynasties: tuple[str | None, ...]  # K
     monuments: tuple[tuple[str, str] | None, ...]  # K
-    scale: np.ndarray  # F: the usual spread of each feature within one class
+    scale: np.ndarray  # F: the usual spread of each feature among patches of one square
+
+    def __post_init__(self) -> None:
+        labels = [c.value for c in self.classes]
+        if labels != sorted(labels):
+            raise ValueError("examples must be sorted by class")
+
+    @functools.cached_property
+    def class_starts(self) -> np.ndarray:
+        """Index of the first example of each class (examples are sorted by class)."""
+        labels = [c.value for c in self.classes]
+        return np.array([i for i, label in enumerate(labels) if i == 0 or labels[i - 1] != label])
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -201,79 +215,78 @@ class References:
 
 
 def learn(
-    setup: np.ndarray,
-    setup_cells: Sequence[Known],
-    pieces: Sequence[tuple[np.ndarray, Mapping[int, Known]]] = (),
+    empty: np.ndarray,
+    patches: np.ndarray,
+    gains: np.ndarray,
+    known: Sequence[Known],
+    example: Sequence[int],
 ) -> References:
-    """References from the set-up board (every square known) and "show me your pieces" frames.
+    """References from square patches whose content the player told us.
 
-    setup: the top-down image of the set-up position; setup_cells: what each of its squares holds.
-    pieces: (top-down image, {square: what it holds}) for each frame of the pieces step. Squares
-    not named in a pieces frame are ignored, so players may leave the set-up pieces in place.
+    empty: each square's mean colour on the empty set-up board (CELLS × 3); patches (n, px, px, 3)
+    with their light gains (n × 3) and what they hold; example: which physical square each patch
+    was cut from (several patches of one square, nudged and turned, teach how much a piece put
+    down off-centre may differ from itself).
     """
-    if len(setup_cells) != CELLS:
-        raise ValueError(f"the set-up needs all {CELLS} squares, got {len(setup_cells)}")
-    empty = cell_colours(setup)
-    unit = np.ones((CELLS, 3), dtype=np.float32)
-    rows = [(features(setup, unit), details(setup), range(CELLS), setup_cells)]
-    for image, named in pieces:
-        # Light may differ between the set-up frame and a pieces frame: relate it to the set-up.
-        gain = light_gain(cell_colours(image), empty)
-        known = [named[c] for c in sorted(named)]
-        rows.append((features(image, gain), details(image), sorted(named), known))
-    protos, shapes, classes, dynasties, monuments = [], [], [], [], []
-    for feats, detail, indices, known in rows:
-        for cell, truth in zip(indices, known, strict=True):
-            protos.append(feats[cell])
-            shapes.append(detail[cell])
-            classes.append(truth.cls)
-            dynasties.append(truth.dynasty)
-            monuments.append(truth.monument)
-    prototypes = np.array(protos, dtype=np.float32)
+    prototypes = features(patches, gains)
+    scale = _spread_within(prototypes, np.asarray(example))
+    order = sorted(range(len(known)), key=lambda i: known[i].cls.value)
     return References(
-        empty=empty,
-        prototypes=prototypes,
-        details=np.array(shapes, dtype=np.float32),
-        classes=tuple(classes),
-        dynasties=tuple(dynasties),
-        monuments=tuple(monuments),
-        scale=_within_class_spread(prototypes, classes),
+        empty=empty.astype(np.float32),
+        prototypes=prototypes[order],
+        details=details(patches)[order],
+        classes=tuple(known[i].cls for i in order),
+        dynasties=tuple(known[i].dynasty for i in order),
+        monuments=tuple(known[i].monument for i in order),
+        scale=scale,
     )
 
 
-def _within_class_spread(prototypes: np.ndarray, classes: Sequence[CellClass]) -> np.ndarray:
-    labels = np.array([c.value for c in classes])
-    deviations = [
-        prototypes[labels == label] - prototypes[labels == label].mean(axis=0) for label in set(labels)
-    ]
-    pooled = np.concatenate(deviations)
-    spread: np.ndarray = np.sqrt((pooled**2).mean(axis=0)) + _SCALE_FLOOR
+def _spread_within(prototypes: np.ndarray, example: np.ndarray) -> np.ndarray:
+    """The usual deviation of a feature among the patches of one square, plus a floor."""
+    order = np.argsort(example, kind="stable")
+    groups = np.split(prototypes[order], np.flatnonzero(np.diff(example[order])) + 1)
+    deviations = np.concatenate([g - g.mean(axis=0) for g in groups if len(g) > 1] or [prototypes * 0])
+    spread: np.ndarray = np.sqrt((deviations**2).mean(axis=0)) + _SCALE_FLOOR
     return spread.astype(np.float32)
 
 
 # --- reading --------------------------------------------------------------------------------------
 
 
+def distances(top_down: np.ndarray, references: References) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """For every square: its patch, its distance to every class (CELLS × classes, in units of the
+    usual feature spread) and the nearest example of each class (CELLS × classes)."""
+    gain = light_gain(cell_colours(top_down), references.empty)
+    patches = cells(top_down, PX_PER_SQUARE)
+    feats = features(patches, gain) / references.scale
+    protos = references.prototypes / references.scale
+    # Squared distances of every square to every example: |a|² - 2ab + |b|².
+    squared = (feats**2).sum(axis=1)[:, None] - 2 * feats @ protos.T + (protos**2).sum(axis=1)[None, :]
+    each = np.sqrt(np.maximum(squared, 0.0))
+    starts = references.class_starts
+    by_class = np.minimum.reduceat(each, starts, axis=1)
+    nearest = np.stack(
+        [starts[k] + each[:, starts[k] : end].argmin(axis=1) for k, end in enumerate([*starts[1:], len(protos)])],
+        axis=1,
+    )
+    return patches, by_class, nearest
+
+
 def classify(
     top_down: np.ndarray, references: References, min_confidence: float = MIN_CONFIDENCE
 ) -> tuple[CellReading, ...]:
     """One reading per square (row-major). Squares below min_confidence come back as UNKNOWN."""
-    gain = light_gain(cell_colours(top_down), references.empty)
-    feats = features(top_down, gain) / references.scale
-    protos = references.prototypes / references.scale
-    # Squared distances of every square to every example: |a|² - 2ab + |b|².
-    distances = (feats**2).sum(axis=1)[:, None] - 2 * feats @ protos.T + (protos**2).sum(axis=1)[None, :]
-    distances = np.sqrt(np.maximum(distances, 0.0))
-    labels = np.array([c.value for c in references.classes])
-    nearest = distances.argmin(axis=1)
-    best = distances[np.arange(CELLS), nearest]
-    other = np.where(labels[None, :] == labels[nearest][:, None], np.inf, distances).min(axis=1)
+    patches, by_class, nearest = distances(top_down, references)
+    order = np.argsort(by_class, axis=1)
+    rows = np.arange(CELLS)
+    best = by_class[rows, order[:, 0]]
+    other = by_class[rows, order[:, 1]] if by_class.shape[1] > 1 else np.full(CELLS, np.inf)
     confidence = _confidence(best, other)
-    shapes = details(top_down)
+    shapes = details(patches)
     readings = []
     for cell in range(CELLS):
-        example = int(nearest[cell])
-        cls = references.classes[example]
+        cls = references.classes[int(nearest[cell, order[cell, 0]])]
         if confidence[cell] < min_confidence:
             readings.append(CellReading(CellClass.UNKNOWN, float(confidence[cell])))
             continue
