@@ -268,16 +268,22 @@ def top_down(
 
 @lru_cache(maxsize=4)
 def _table(size: tuple[int, int]) -> np.ndarray:
-    """A wooden table top filling the frame (cached, read-only)."""
+    """A wooden table top filling the frame (cached, read-only). Drawn once at a fixed size and
+    scaled, so that every frame size sees the same table."""
     w, h = size
+    base_w, base_h = 1024, 768
     rng = np.random.default_rng(99)
-    yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
-    wobble = cv2.resize(rng.uniform(-1, 1, (8, 8)).astype(np.float32), (w, h), interpolation=cv2.INTER_CUBIC)
-    rings = np.sin((yy * 0.9 + xx * 0.15) / 7.0 + 6 * wobble)
-    grain = cv2.resize(rng.normal(0, 1, (h // 4, w)).astype(np.float32), (w, h))
+    yy, xx = np.mgrid[0:base_h, 0:base_w].astype(np.float32)
+    wobble = cv2.resize(
+        rng.uniform(-1, 1, (8, 8)).astype(np.float32), (base_w, base_h), interpolation=cv2.INTER_CUBIC
+    )
+    rings = np.sin((yy * 0.9 + xx * 0.15) / 3.5 + 6 * wobble)
+    grain = cv2.resize(rng.normal(0, 1, (base_h // 4, base_w)).astype(np.float32), (base_w, base_h))
     shade = 1 + 0.08 * rings + 0.05 * grain
-    table = np.array([60, 95, 140], np.float32)[None, None, :] * shade[..., None]
-    out = np.clip(table, 0, 255).astype(np.uint8)
+    table = np.clip(np.array([60, 95, 140], np.float32)[None, None, :] * shade[..., None], 0, 255).astype(
+        np.uint8
+    )
+    out = cv2.resize(table, (w, h), interpolation=cv2.INTER_AREA if w < base_w else cv2.INTER_LINEAR)
     out.flags.writeable = False
     return out
 

@@ -1,0 +1,1 @@
+"""Hardware at the table: GPIO buttons, the display, systemd notification. Imported lazily and injectable."""

@@ -1,0 +1,52 @@
+"""The rules of Tigris & Euphrates: a pure engine, standard library only, no I/O.
+
+    game = Game.new(3, seed=1)
+    game.pending            # who must decide what now
+    game.legal_actions()    # every legal choice (full-information mode)
+    events = game.apply("tile red F7")
+    game.undo()
+"""
+
+from .actions import (
+    Action,
+    BuildMonument,
+    ChooseWar,
+    DeclineMonument,
+    Pass,
+    PlaceCatastrophe,
+    PlaceLeader,
+    PlaceTile,
+    Support,
+    Swap,
+    TakeTreasure,
+    Withdraw,
+)
+from .board import BOARDS, COLUMNS, ROWS, SQUARES, Board, board_named, cell_name, parse_cell
+from .config import GameConfig
+from .engine import Game, NothingToUndo, initial_state, legal_actions, replay, state_summary, support_colour
+from .errors import CompanionError, IllegalAction
+from .events import Event, EventKind
+from .pieces import COLOURS, DYNASTIES, HAND_SIZE, TILES_IN_GAME, Colour, Monument
+from .position import position
+from .scoring import PlayerScore, final_scores, rank_scores, spread_treasures
+from .state import (
+    NO_CELL,
+    BuiltMonument,
+    Conflict,
+    GameState,
+    Kingdom,
+    Pending,
+    PendingKind,
+    PlayerState,
+    Square,
+)
+
+__all__ = [
+    "BOARDS", "COLOURS", "COLUMNS", "DYNASTIES", "HAND_SIZE", "NO_CELL", "ROWS", "SQUARES", "TILES_IN_GAME",
+    "Action", "Board", "BuildMonument", "BuiltMonument", "ChooseWar", "Colour", "CompanionError", "Conflict",
+    "DeclineMonument", "Event", "EventKind", "Game", "GameConfig", "GameState", "IllegalAction", "Kingdom",
+    "Monument", "NothingToUndo", "Pass", "Pending", "PendingKind", "PlaceCatastrophe", "PlaceLeader",
+    "PlaceTile", "PlayerScore", "PlayerState", "Square", "Support", "Swap", "TakeTreasure", "Withdraw",
+    "board_named", "cell_name", "final_scores", "initial_state", "legal_actions", "parse_cell", "position",
+    "rank_scores", "replay", "spread_treasures", "state_summary", "support_colour",
+]

@@ -1,0 +1,60 @@
+"""The touchscreen: pure view-models the tests read, and a pygame renderer that draws them.
+
+How the controller uses it (one main loop, no threads)::
+
+    from companion.ui import screens, Renderer, UiState
+    from companion.hardware.buttons import Buttons, open_gpio_buttons
+    from companion.hardware.display import open_display, pointer
+
+    surface = open_display((800, 480))     # KMSDRM: full screen at the panel's size
+    renderer, buttons = Renderer(), Buttons()
+    gpio = open_gpio_buttons()             # None without GPIO: keyboard and touch still work
+    ui = UiState()                         # reset to UiState() whenever the screen changes
+
+    screen = screens.for_state(screens.TableView(game.state, game.config, ui, events))
+    renderer.draw(surface, screen); pygame.display.flip()
+    for event in pygame.event.get():
+        raw = buttons.handle(event)        # GPIO edges and keys → [UiCommand]
+        if (p := pointer(event)) is not None:
+            raw.append(renderer.pointer(p, time.monotonic()))   # touches → UiCommand | None
+    raw += buttons.tick() + [renderer.tick(time.monotonic())]   # long presses, repeats
+    for command in filter(None, raw):
+        command = screen.resolve(command)  # a raw key → what it means on this screen
+        if command is None: continue
+        if (new := ui.apply(command)) is not None: ui = new    # entry, focus, pick, peek
+        else: handle(command)              # ACTION → game.apply(command.value); UNDO; NAV; CHOOSE; TAP; MENU
+
+Commands (`UiCommand`, in `commands`): KEY (up/+, down/−, OK, back, menu; `long` for a long press),
+RELEASE (a long-pressed button let go: ends a peek at hidden scores),
+ACTION (an engine action text: "support 3", "swap 2", "pass", "war red", "monument red/blue E7",
+"no-monument", "treasure B2"), TAP (a board square), PICK (a square as the first step of a choice),
+ENTRY / FOCUS / PEEK (the screen's own state, kept in `UiState`), CHOOSE ("players=3",
+"correct=F7 red tile", "points=5"), UNDO (take back the last action; also a long press of back),
+MENU, NAV ("done", "close", "swap", "scores", "recheck", "start", "retry", "new", …).
+
+Screens (each a pure function returning a `Screen`):
+- `screens`: `for_state` (turn, swap, support for revolts and wars, war_order, monument, treasure,
+  scores, the final tally), `result` (after a conflict: points and pieces to remove), `end_of_turn`,
+  `tally(scores)` (also for a hand-entered tally).
+- `wizard`: `SetupDraft` + `setup` (players, dynasty per seat, board side, scores, camera check),
+  `ManualTally` + `manual_tally` (drafts the controller keeps; `draft.apply(command)`).
+- `messages`: `mismatch` (squares that differ, the rule broken, put it right / correct a misread /
+  take back), `correct`, `message`, `resuming`, `disk_full`, `camera_lost`, `error`.
+
+`python -m companion.ui.gallery OUTDIR` saves every screen at 800×480 and 720×1280.
+The renderer modules import pygame; `commands`, `model`, `board`, `screens`, `wizard`, `messages` do not.
+"""
+
+from .commands import Key, UiCommand, Verb
+from .model import Screen, UiState
+
+__all__ = ["Key", "Renderer", "Screen", "UiCommand", "UiState", "Verb"]
+
+
+def __getattr__(name: str) -> object:
+    # The renderer needs pygame; import it only when asked, so view-models work without pygame.
+    if name == "Renderer":
+        from .render import Renderer
+
+        return Renderer
+    raise AttributeError(name)

@@ -1,0 +1,152 @@
+"""Every screen, with real game content, at both panel sizes: `python -m companion.ui.gallery OUTDIR`.
+
+The game situations come from seeded random self-play of the rules engine (and one constructed
+position), so the pictures show what the engine really produces. Tests use `gallery()` too.
+"""
+
+from __future__ import annotations
+
+import os
+import random
+import sys
+from collections.abc import Callable, Sequence
+from datetime import datetime
+from pathlib import Path
+
+from companion.hardware.display import LANDSCAPE, PORTRAIT
+from companion.rules import Conflict, Event, EventKind, Game, IllegalAction, PendingKind, parse_cell
+
+from . import messages, screens, wizard
+from .commands import UiCommand
+from .model import Screen, UiState
+from .screens import TableView
+
+SIZES = (LANDSCAPE, PORTRAIT)
+
+Found = tuple[Game, tuple[Event, ...]]
+
+
+def play_until(wanted: Callable[[Game, Sequence[Event]], bool], *, players: int = 3, seeds: int = 200) -> Found:
+    """The first situation of seeded random self-play where `wanted(game, last events)` holds."""
+    for seed in range(seeds):
+        game = Game.new(players, seed=seed, names=("Anna", "Bo", "Cem", "Dana")[:players])
+        rng = random.Random(seed)
+        events: list[Event] = []
+        while True:
+            if wanted(game, events):
+                return game, tuple(events)
+            if game.state.over:
+                break
+            events = game.apply(rng.choice(game.legal_actions()))
+    raise LookupError("no such situation in the seeded games")  # the engine changed: widen `seeds`
+
+
+def pending(kind: PendingKind, test: Callable[[Game], bool] = lambda game: True) -> Callable[..., bool]:
+    return lambda game, events: game.pending.kind is kind and test(game)
+
+
+def conflict(test: Callable[[Conflict], bool]) -> Callable[..., bool]:
+    """A support decision in a conflict that passes `test`."""
+    return lambda game, events: game.pending.conflict is not None and test(game.pending.conflict)
+
+
+def happened(kind: EventKind) -> Callable[..., bool]:
+    return lambda game, events: any(e.kind is kind for e in events)
+
+
+def two_monument_squares() -> Game:
+    """A black tile that completes two 2×2 squares at once (table mode: hands unknown)."""
+    game = Game.new(2, hidden_hands=True, names=("Anna", "Bo"), dynasties=("lion", "pot"))
+    for action in ("tile black A10", "tile black A11", "tile black B11", "tile black C11", "tile black C10",
+                   "tile black B10"):
+        game.apply(action)
+    return game
+
+
+def view(found: Found, **fields: object) -> TableView:
+    game, events = found
+    return TableView(game.state, game.config, events=events, **fields)  # type: ignore[arg-type]
+
+
+def gallery() -> list[Screen]:
+    """One of every screen, filled from real game situations."""
+    mid = play_until(lambda game, events: game.pending.kind is PendingKind.ACTION and game.state.turn >= 12)
+    revolt = play_until(conflict(lambda c: c.kind == "revolt"))
+    war = play_until(conflict(lambda c: c.kind == "war" and c.attacker_committed is not None))
+    war_won = play_until(lambda game, events: any(e.kind is EventKind.CONFLICT_WON and e.page == 9 for e in events))
+    found = [
+        screens.turn(view(mid, differ=(parse_cell("H6"),))),
+        screens.swap(view(mid, asking="swap", ui=UiState(entry=3))),
+        screens.support(view(revolt, ui=UiState(entry=2))),
+        screens.support(view(war, ui=UiState(entry=1))),
+        screens.result(view(war_won)),
+        screens.war_order(view(play_until(pending(PendingKind.WAR_ORDER)))),
+        screens.monument(view(play_until(pending(PendingKind.MONUMENT)))),
+        screens.monument(TableView(two_monument_squares().state, two_monument_squares().config)),
+        screens.treasure(view(play_until(pending(PendingKind.TREASURE)))),
+        screens.end_of_turn(view(play_until(happened(EventKind.BAG_LOW)))),
+        screens.scores(view(mid, asking="scores", ui=UiState(peek=1))),
+        screens.for_state(view(mid, asking="menu")),
+        screens.for_state(view(play_until(pending(PendingKind.GAME_OVER)))),
+    ]
+    draft = wizard.SetupDraft()
+    for command in (UiCommand.choose("players", 3), UiCommand.choose("dynasty", "lion"),
+                    UiCommand.choose("dynasty", "bull"), UiCommand.choose("dynasty", "archer"),
+                    UiCommand.choose("board", "standard"), UiCommand.choose("scores", "hidden")):
+        found.append(wizard.setup(draft))
+        draft = draft.apply(command) or draft
+    found.append(wizard.setup(draft, differ=(10, 37, 70)))
+    manual = wizard.ManualTally(("Anna", "Bo", "Cem"), ((5, 7, 6, 9, 2), (7, 5, 9, 6, 2), (4, 8, 8, 8, 3)), 7)
+    found += [wizard.manual_tally(manual), screens.tally(manual.scores(), reason="Tally entered by hand")]
+    game, _ = mid
+    try:
+        game.apply("leader red A1")
+        raise AssertionError("A1 has no temple beside it: the engine should refuse a leader there")
+    except IllegalAction as error:
+        illegal = error
+    found += [
+        messages.mismatch(game.state, (0, 1, 16), illegal),
+        messages.mismatch(game.state, (0,), None, UiState(pick=0)),
+        messages.resuming(datetime(2026, 11, 28, 20, 14), 37),
+        messages.disk_full(),
+        messages.camera_lost(),
+        messages.error(illegal),
+    ]
+    return found
+
+
+def file_name(screen: Screen, index: int, size: tuple[int, int]) -> str:
+    return f"{index:02d}-{screen.name}-{size[0]}x{size[1]}.png"
+
+
+def save(outdir: Path, sizes: Sequence[tuple[int, int]] = SIZES) -> list[Path]:
+    import pygame
+
+    from .render import Renderer
+
+    outdir.mkdir(parents=True, exist_ok=True)
+    renderer = Renderer()
+    saved = []
+    for index, screen in enumerate(gallery()):
+        for size in sizes:
+            surface = pygame.Surface(size)
+            renderer.draw(surface, screen)
+            path = outdir / file_name(screen, index, size)
+            pygame.image.save(surface, str(path))
+            saved.append(path)
+    return saved
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = list(sys.argv[1:] if argv is None else argv)
+    if len(args) != 1 or args[0].startswith("-"):
+        print("usage: python -m companion.ui.gallery OUTDIR   (saves every screen at 800x480 and 720x1280)")
+        return 2
+    os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
+    paths = save(Path(args[0]))
+    print(f"{len(paths)} screenshots in {args[0]}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

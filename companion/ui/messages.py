@@ -1,0 +1,110 @@
+"""When the board and the game disagree, and when something outside the game needs the players."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from datetime import datetime
+
+from companion.rules import COLOURS, GameState, IllegalAction, cell_name
+
+from .board import board_view, marks, snap_taps
+from .commands import UNDO, UiCommand
+from .model import LEADER_WORDS, NO_UI, TILE_WORDS, Button, Help, MarkKind, Screen, Tone, UiState
+
+OK = UiCommand.nav("close")
+
+
+def mismatch(state: GameState, differ: Sequence[int], error: IllegalAction | None = None,
+             ui: UiState = NO_UI) -> Screen:
+    """The board shows something the game cannot explain: show where, say which rule, offer the ways out."""
+    if ui.pick is not None:
+        return correct(state, ui.pick, differ, ui)
+    where = ", ".join(cell_name(c) for c in sorted(differ))
+    lines = [f"{len(differ)} square{'s' if len(differ) != 1 else ''} differ from the game: {where}."]
+    if error is not None:
+        lines.append(f"Not allowed: {error.message}.".replace("..", "."))
+    lines.append("Put the board right, or tap a square the camera misread.")
+    buttons = (
+        Button("I put it right", UiCommand.nav("recheck"), primary=True),
+        Button("Correct a misread", UiCommand.pick(sorted(differ)[0]) if differ else UiCommand.nav("recheck")),
+        Button("Take back last action", UNDO),
+    )
+    help_ = (Help(error.message, error.page) if error is not None else
+             Help("The companion never guesses: the board and the game must agree before play goes on."))
+    return Screen(
+        name="mismatch", title="The board does not match the game", status=_turn(state), lines=tuple(lines),
+        buttons=buttons, focus=ui.focus % len(buttons) if ui.focus is not None else 0,
+        board=board_view(state, marks(MarkKind.DIFFERS, differ), tappable=True),
+        taps=snap_taps(differ, UiCommand.pick, everywhere=True), help=help_, tone=Tone.ERROR,
+    )
+
+
+def pieces_for(state: GameState, cell: int) -> tuple[str, ...]:
+    """What a square can show, in the vision's words (`vision.reading.CellClass` values)."""
+    square = state.square(cell)
+    if square.river:
+        return ("empty river", "blue tile", "catastrophe")
+    return ("empty land", *(f"{c.value} tile" for c in COLOURS if c.value != "blue"),
+            *(f"{c.value} leader" for c in COLOURS), "catastrophe")
+
+
+def correct(state: GameState, cell: int, differ: Sequence[int] = (), ui: UiState = NO_UI) -> Screen:
+    """Correct a misread: the players say what really stands on a square."""
+    buttons = []
+    for piece in pieces_for(state, cell):
+        colour, _, kind = piece.partition(" ")
+        if kind == "tile":
+            label = f"{TILE_WORDS[colour].capitalize()}"
+        elif kind == "leader":
+            label = f"{LEADER_WORDS[colour].capitalize()}"
+        else:
+            label, colour = piece.capitalize(), ""
+        buttons.append(Button(label, UiCommand.choose("correct", f"{cell_name(cell)} {piece}"),
+                              colour=colour or None))
+    return Screen(
+        name="correct", title=f"What stands on {cell_name(cell)}?", status=_turn(state),
+        lines=("Tap another square to change it.",),
+        buttons=tuple(buttons), focus=ui.focus % len(buttons) if ui.focus is not None else 0,
+        board=board_view(state, (*marks(MarkKind.DIFFERS, differ), *marks(MarkKind.OPTION, (cell,))), tappable=True),
+        taps=snap_taps(differ, UiCommand.pick, everywhere=True), back=UiCommand.pick(-1),
+        help=Help("Tiles are temple (red), farm (blue, on the river only), market (green), settlement (black)."),
+        tone=Tone.PROMPT,
+    )
+
+
+def message(title: str, *lines: str, tone: Tone = Tone.INFO, buttons: Sequence[Button] = (),
+            help_: Help | None = None, name: str = "message") -> Screen:
+    buttons = tuple(buttons) or (Button("OK", OK, primary=True),)
+    return Screen(name=name, title=title, lines=lines, buttons=tuple(buttons), tone=tone, help=help_, back=OK)
+
+
+def resuming(started: datetime, actions: int) -> Screen:
+    return message(f"Resuming the game started {started:%H:%M} — {actions} action{'s' if actions != 1 else ''}",
+                   "The camera now checks that the board still matches.", name="resuming",
+                   buttons=(Button("Continue", OK, primary=True),))
+
+
+def disk_full() -> Screen:
+    return message("The memory card is full", "The game cannot be saved, so play is paused.",
+                   "Free some space (old game records can go), then press Try again.", tone=Tone.ERROR,
+                   buttons=(Button("Try again", UiCommand.nav("retry"), primary=True),), name="disk_full")
+
+
+def camera_lost() -> Screen:
+    return message("Camera lost — check the cable", "The game is kept: nothing is lost.",
+                   "Check the camera's ribbon cable, then press Try again.", tone=Tone.ERROR,
+                   buttons=(Button("Try again", UiCommand.nav("retry"), primary=True),), name="camera_lost")
+
+
+def error(problem: Exception) -> Screen:
+    """An error in plain words; a broken rule comes with its page."""
+    if isinstance(problem, IllegalAction):
+        return message("That is not allowed", problem.message, tone=Tone.WARNING, name="illegal",
+                       help_=Help(problem.message, problem.page))
+    return message("Something went wrong", str(problem) or type(problem).__name__,
+                   "The game is kept: nothing is lost.", tone=Tone.ERROR, name="error")
+
+
+def _turn(state: GameState) -> str:
+    player = state.players[state.current]
+    return f"{player.name} ({player.dynasty}) · bag {state.bag_count}"

@@ -1,0 +1,412 @@
+"""Every screen as a pure function: what the controller knows → a `Screen` view-model.
+
+`for_state(view)` picks the screen for the engine's pending decision; the others are called by the
+controller for its own moments (set-up, results, mismatches, messages). No pygame here.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+
+from companion.rules import (
+    BuildMonument,
+    ChooseWar,
+    Colour,
+    Conflict,
+    Event,
+    EventKind,
+    GameConfig,
+    GameState,
+    PendingKind,
+    PlayerScore,
+    TakeTreasure,
+    cell_name,
+    final_scores,
+    support_colour,
+)
+
+from .board import board_view, marks, snap_taps
+from .commands import UNDO, UiCommand
+from .model import (
+    LEADER_WORDS,
+    NO_UI,
+    TILE_WORDS,
+    BoardView,
+    Button,
+    Cell,
+    Chip,
+    Help,
+    Mark,
+    MarkKind,
+    Screen,
+    Stepper,
+    Table,
+    Tone,
+    UiState,
+)
+
+# Rulebook pages, as in RULES.md.
+P_LEADER, P_CATASTROPHE, P_REVOLT, P_WAR, P_MONUMENT, P_END = 6, 7, 8, 9, 11, 14
+
+DONE = UiCommand.nav("done")
+CLOSE = UiCommand.nav("close")
+
+TURN_TIPS = (
+    Help("A leader stands on an empty land square next to a temple, and may not unite two kingdoms.", P_LEADER),
+    Help("A catastrophe blocks its square for good; never on a treasure, a monument or a leader.", P_CATASTROPHE),
+    Help("A leader entering a kingdom that has a leader of its colour starts a revolt.", P_REVOLT),
+    Help("A tile that unites two kingdoms starts a war for each colour led twice.", P_WAR),
+    Help("A 2×2 of one colour lets the active player build a monument.", P_MONUMENT),
+    Help("The game ends when only 2 treasures remain or the bag cannot refill a hand.", P_END),
+)
+
+
+@dataclass(frozen=True, slots=True)
+class TableView:
+    """What the controller shows: the game, the screen's own little state, and what just happened."""
+
+    state: GameState
+    config: GameConfig
+    ui: UiState = NO_UI
+    events: tuple[Event, ...] = ()  # from the last applied action(s): results to show
+    asking: str | None = None  # a prompt the players opened: "swap", "scores" or "menu"
+    differ: tuple[int, ...] = ()  # squares where the camera sees something else than the game
+
+
+def picture(view: TableView, own: Iterable[Mark] = (), *, tappable: bool = False) -> BoardView:
+    """The board picture of a game screen: its own marks, and any square the camera disagrees with."""
+    return board_view(view.state, (*own, *marks(MarkKind.DIFFERS, view.differ)), tappable=tappable)
+
+
+def for_state(view: TableView) -> Screen:
+    """The screen for the pending decision (or the prompt the players opened)."""
+    if view.asking == "swap":
+        return swap(view)
+    if view.asking == "scores":
+        return scores(view)
+    if view.asking == "menu":
+        return menu(view)
+    kind = view.state.pending.kind
+    if kind is PendingKind.SUPPORT:
+        return support(view)
+    if kind is PendingKind.WAR_ORDER:
+        return war_order(view)
+    if kind is PendingKind.MONUMENT:
+        return monument(view)
+    if kind is PendingKind.TREASURE:
+        return treasure(view)
+    if kind is PendingKind.GAME_OVER:
+        return tally(final_scores(view.state), reason=view.state.game_over or "")
+    return turn(view)
+
+
+# --- words ----------------------------------------------------------------------------------------
+
+
+def name(state: GameState, seat: int) -> str:
+    return state.players[seat].name
+
+
+def tiles(colour: Colour | str, n: int) -> str:
+    """"3 red temples", "1 blue farm": always the colour word with the piece word."""
+    value = colour if isinstance(colour, str) else colour.value
+    return f"{n} {value} {TILE_WORDS[value]}{'' if n == 1 else 's'}"
+
+
+def leader(state: GameState, seat: int, colour: Colour) -> str:
+    return f"{name(state, seat)}'s {colour.value} {LEADER_WORDS[colour.value]}"
+
+
+def status(state: GameState) -> str:
+    seat = state.current
+    player = state.players[seat]
+    left = state.actions_left
+    return (f"{player.name} ({player.dynasty}) · {left} action{'s' if left != 1 else ''} left · "
+            f"bag {state.bag_count}")
+
+
+def _focus(ui: UiState, buttons: Sequence[Button]) -> int:
+    """The highlighted button: the player's choice, else the primary one."""
+    if ui.focus is not None and buttons:
+        return ui.focus % len(buttons)
+    return next((i for i, b in enumerate(buttons) if b.primary), 0)
+
+
+def _screen(ui: UiState, **fields: object) -> Screen:
+    buttons = fields.get("buttons", ())
+    assert isinstance(buttons, tuple)
+    return Screen(focus=_focus(ui, buttons), **fields)  # type: ignore[arg-type]
+
+
+# --- the turn ------------------------------------------------------------------------------------
+
+
+def turn(view: TableView) -> Screen:
+    state = view.state
+    seat = state.pending.player
+    lines = ["Place a tile, position a leader or play a catastrophe on the board: the camera sees it."]
+    lines += [event.text for event in view.events if event.kind in (EventKind.SCORED, EventKind.LEADER_EXILED)]
+    buttons = (
+        Button("Swap tiles", UiCommand.nav("swap")),
+        Button("Pass", UiCommand.action("pass")),
+        Button("Scores", UiCommand.nav("scores")),
+        Button("Take back", UNDO),
+    )
+    return _screen(
+        view.ui, name="turn", title=f"{name(state, seat)}'s turn", status=status(state), lines=tuple(lines),
+        buttons=buttons, board=picture(view), help=TURN_TIPS[state.turn % len(TURN_TIPS)], tone=Tone.PROMPT,
+    )
+
+
+def swap(view: TableView) -> Screen:
+    state = view.state
+    player = state.players[state.pending.player]
+    most = max(1, min(player.hand_size, state.bag_count))
+    n = min(most, max(1, view.ui.entry or 1))
+    buttons = (
+        Button(f"Swap {n} tile{'s' if n != 1 else ''}", UiCommand.action(f"swap {n}"), primary=True),
+        Button("Cancel", CLOSE),
+    )
+    return _screen(
+        view.ui, name="swap", title=f"{player.name} swaps tiles", status=status(state),
+        lines=("Put the tiles you discard out of the game, then draw as many from the bag.",
+               "The camera cannot see this: say how many."),
+        stepper=Stepper("Tiles to swap", n, 1, most), buttons=buttons, back=CLOSE,
+        help=Help("A swap is one action: discard 1 to 6 tiles and draw as many. Catastrophes stay."),
+        tone=Tone.PROMPT,
+    )
+
+
+# --- conflicts -----------------------------------------------------------------------------------
+
+
+def _conflict_lines(state: GameState, c: Conflict) -> list[str]:
+    colour = support_colour(c)
+    attack = f"{leader(state, c.attacker, c.colour)} on {cell_name(c.attacker_leader)}"
+    defend = f"{leader(state, c.defender, c.colour)} on {cell_name(c.defender_leader)}"
+    lines = [f"{attack} attacks {defend}."]
+    lines.append(f"On the board: {name(state, c.attacker)} {tiles(colour, c.attacker_strength)}, "
+                 f"{name(state, c.defender)} {tiles(colour, c.defender_strength)}.")
+    if c.attacker_committed is not None:
+        total = c.attacker_strength + c.attacker_committed
+        lines.append(f"{name(state, c.attacker)} added {c.attacker_committed} from hand: {total} in all. "
+                     f"{name(state, c.defender)} needs {total - c.defender_strength} to hold "
+                     "(ties go to the defender).")
+    return lines
+
+
+def support(view: TableView) -> Screen:
+    """Revolt or war: the attacker, then the defender, says how many tiles they commit from hand."""
+    state = view.state
+    pending = state.pending
+    c = pending.conflict
+    assert c is not None
+    colour = support_colour(c)
+    seat = pending.player
+    role = "attacker" if c.attacker_committed is None else "defender"
+    n = min(pending.max_support, max(0, view.ui.entry or 0))
+    what = "revolt" if c.kind == "revolt" else "war"
+    title = f"{c.colour.value.capitalize()} {what}: {name(state, seat)} ({role}) commits"
+    # The two leaders carry their side's mark too, so the picture alone tells who fights whom.
+    board = picture(view, (*marks(MarkKind.ATTACKER, (c.attacker_leader, *c.attacker_supporters)),
+                               *marks(MarkKind.DEFENDER, (c.defender_leader, *c.defender_supporters))))
+    help_ = (Help("Temples next to each leader count. Attacker, then defender, add temples from hand; "
+                  "ties go to the defender.", P_REVOLT) if c.kind == "revolt" else
+             Help(f"{TILE_WORDS[colour.value].capitalize()}s in each leader's own kingdom count. Attacker, then "
+                  "defender, add tiles of the war colour; ties go to the defender.", P_WAR))
+    buttons = (Button(f"Commit {n}", UiCommand.action(f"support {n}"), colour=colour.value, primary=True),)
+    return _screen(
+        view.ui, name="support", title=title, status=status(state), lines=tuple(_conflict_lines(state, c)),
+        stepper=Stepper(f"{name(state, seat)}: {colour.value} {TILE_WORDS[colour.value]}s from hand", n, 0,
+                        pending.max_support, colour.value),
+        buttons=buttons, board=board, help=help_, tone=Tone.PROMPT,
+    )
+
+
+def result(view: TableView) -> Screen:
+    """After a conflict: who won, the points, and the pieces that must leave the board."""
+    state = view.state
+    shown = (EventKind.CONFLICT_WON, EventKind.PIECES_REMOVED, EventKind.SCORED, EventKind.LEADER_EXILED,
+             EventKind.TREASURE_TAKEN, EventKind.UNIFICATION_REMOVED, EventKind.WAR_DROPPED)
+    events = [e for e in view.events if e.kind in shown]
+    won = next((e for e in events if e.kind is EventKind.CONFLICT_WON), None)
+    remove = sorted({cell for e in events if e.kind in (EventKind.PIECES_REMOVED, EventKind.LEADER_EXILED,
+                                                        EventKind.UNIFICATION_REMOVED) for cell in e.cells})
+    lines = [e.text for e in events]
+    if remove:
+        lines.append("Take off the board: " + ", ".join(cell_name(c) for c in remove) + ".")
+    return _screen(
+        view.ui, name="result", title=won.text.split(",")[0] if won else "The conflict is over",
+        status=status(state), lines=tuple(lines), board=picture(view, marks(MarkKind.REMOVE, remove)),
+        buttons=(Button("Done: pieces removed", DONE, primary=True),),
+        help=Help("The loser's leader goes home; in a war the loser's supporters leave the board and score for "
+                  "the winner.", P_WAR if won is None or won.page == P_WAR else P_REVOLT),
+    )
+
+
+def war_order(view: TableView) -> Screen:
+    state = view.state
+    pending = state.pending
+    wars = [o for o in pending.options if isinstance(o, ChooseWar)]
+    buttons = tuple(Button(f"{o.colour.value.capitalize()} {LEADER_WORDS[o.colour.value]}s", UiCommand.action(str(o)),
+                           colour=o.colour.value) for o in wars)
+    return _screen(
+        view.ui, name="war_order", title=f"{name(state, pending.player)}: which war first?", status=status(state),
+        lines=(f"The uniting tile starts {len(wars)} wars. {name(state, pending.player)} chooses the order, "
+               "even when not fighting.",),
+        buttons=buttons, board=picture(view), help=Help("The active player chooses the order of the wars; "
+                                                             "after each war, the next is fought only if its leaders "
+                                                             "are still joined.", P_WAR),
+        tone=Tone.PROMPT,
+    )
+
+
+# --- monuments and treasures ----------------------------------------------------------------------
+
+
+def monument(view: TableView) -> Screen:
+    """Build or not; which 2×2 first when the tile completed several, then which monument."""
+    state = view.state
+    pending = state.pending
+    builds = [o for o in pending.options if isinstance(o, BuildMonument)]
+    blocks = sorted({o.cell for o in builds})
+    block = view.ui.pick if view.ui.pick in blocks else (blocks[0] if len(blocks) == 1 else None)
+    decline = Button("No monument", UiCommand.action("no-monument"))
+    who = name(state, pending.player)
+    if block is None:
+        buttons = (*(Button(f"The 2×2 at {cell_name(b)}", UiCommand.pick(b)) for b in blocks), decline)
+        lines = (f"{who} completed {len(blocks)} squares of four: which one gets the monument? "
+                 "Tap it on the board or choose below.",)
+        taps = tuple((cell, UiCommand.pick(b)) for b in blocks for cell in (b, b + 1, b + 16, b + 17))
+        board = picture(view, marks(MarkKind.OPTION, blocks), tappable=True)
+    else:
+        here = [o for o in builds if o.cell == block]
+        colour = state.square(block).tile
+        buttons = (*(Button(f"{o.monument.value} monument", UiCommand.action(str(o)),
+                            colour=next(c.value for c in o.monument.colours if c is not colour))
+                     for o in here), decline)
+        tile_words = f"{colour.value} {TILE_WORDS[colour.value]}s" if colour else "tiles"
+        lines = (f"{who} may build a monument on the four {tile_words} at {cell_name(block)}: "
+                 "they turn face down. Which monument?",)
+        taps = ()
+        board = picture(view, marks(MarkKind.OPTION, (block,)))
+    return _screen(
+        view.ui, name="monument", title="Build a monument?", status=status(state), lines=lines, buttons=buttons,
+        board=board, taps=taps, back=UiCommand.pick(-1) if len(blocks) > 1 and block is not None else None,
+        help=Help("One of the monument's colours must match the tiles. At the end of your turn each of your "
+                  "leaders of its colours in its kingdom scores a point.", P_MONUMENT),
+        tone=Tone.PROMPT,
+    )
+
+
+def treasure(view: TableView) -> Screen:
+    state = view.state
+    pending = state.pending
+    options = [o for o in pending.options if isinstance(o, TakeTreasure)]
+    who = name(state, pending.player)
+    n = pending.treasures_to_take
+    corners = all(state.square(o.cell).corner for o in options)
+    lines = [f"{who}'s trader takes {n} treasure{'s' if n != 1 else ''} from the kingdom."]
+    if corners:
+        lines.append("Treasures on the framed corner squares must be taken first.")
+    lines.append("Tap the treasure taken, or choose it below.")
+    return _screen(
+        view.ui, name="treasure", title=f"{who} takes a treasure", status=status(state), lines=tuple(lines),
+        buttons=tuple(Button(f"Treasure on {cell_name(o.cell)}", UiCommand.action(str(o))) for o in options),
+        board=picture(view, marks(MarkKind.OPTION, (o.cell for o in options)), tappable=True),
+        taps=snap_taps((o.cell for o in options), lambda cell: UiCommand.action(f"treasure {cell_name(cell)}")),
+        help=Help("A kingdom with two treasures and a green trader: the trader's owner takes all but one. "
+                  "Each treasure is a wild point at the end."),
+        tone=Tone.PROMPT,
+    )
+
+
+# --- end of turn, scores, the end ----------------------------------------------------------------
+
+
+def end_of_turn(view: TableView) -> Screen:
+    state = view.state
+    shown = (EventKind.SCORED, EventKind.HANDS_REFILLED, EventKind.TURN_ENDED, EventKind.BAG_LOW)
+    lines = [e.text for e in view.events if e.kind in shown]
+    low = any(e.kind is EventKind.BAG_LOW for e in view.events)
+    return _screen(
+        view.ui, name="end_of_turn", title="End of the turn", status=status(state), lines=tuple(lines),
+        buttons=(Button(f"Next: {name(state, state.current)}", DONE, primary=True),),
+        help=Help("Monument points first, then everybody draws back to 6 tiles.", P_MONUMENT) if not low else
+        Help("The game ends when only 2 treasures remain or the bag cannot refill a hand.", P_END),
+        tone=Tone.WARNING if low else Tone.INFO,
+    )
+
+
+def _colour_header() -> tuple[Cell, ...]:
+    return ("", *(Chip(c.value, TILE_WORDS[c.value]) for c in Colour))
+
+
+def scores(view: TableView) -> Screen:
+    """Points per player and colour; hidden unless open or a player holds their seat to peek."""
+    state = view.state
+    open_ = view.config.open_scores
+    rows: list[tuple[Cell, ...]] = []
+    for p in state.players:
+        if open_ or view.ui.peek == p.seat:
+            rows.append((f"{p.name}", *(Chip(c.value, str(n)) for c, n in zip(Colour, p.points, strict=True))))
+        else:
+            rows.append((f"{p.name}", "hidden", "", "", ""))
+    buttons = () if open_ else tuple(
+        Button(f"{p.name}: hold to peek", UiCommand.nav("scores"), hold=UiCommand.peek(p.seat))
+        for p in state.players
+    )
+    treasures = ", ".join(f"{p.name} {p.treasures}" for p in state.players)
+    return _screen(
+        view.ui, name="scores", title="Scores", status=status(state),
+        lines=(("Open scores." if open_ else "Hidden scores: hold your seat's button to see your own.")
+               + f" Treasures: {treasures}.",),
+        table=Table(_colour_header(), tuple(rows)),
+        buttons=(*buttons, Button("Close", CLOSE, primary=True)), back=CLOSE,
+        help=Help("At the end your weakest colour is your score; treasures fill your weakest colours.", P_END),
+    )
+
+
+def tally(scores_: Sequence[PlayerScore], *, reason: str = "") -> Screen:
+    """The final tally: four colours, treasures spread, weakest colour, ranking and tie-breaks in words."""
+    ranked = sorted(scores_, key=lambda s: (s.rank, s.seat))
+    rows: list[tuple[Cell, ...]] = []
+    for s in ranked:
+        spread = [f"+{n}" if n else "" for n in s.spread]
+        cells = (Chip(c.value, f"{f}{' (' + t + ')' if t else ''}") for c, f, t in zip(Colour, s.final, spread,
+                                                                                       strict=True))
+        rows.append((f"{s.rank}. {s.name}", *cells, str(s.score)))
+    lines = [reason + "." if reason else "Final tally."]
+    for s in ranked:
+        weakest = Colour(list(Colour)[s.final.index(min(s.final))].value)
+        treasure = (f"{s.treasures} treasure{'s' if s.treasures != 1 else ''} on "
+                    + ", ".join(f"{TILE_WORDS[c.value]} +{n}" for c, n in zip(Colour, s.spread, strict=True) if n)
+                    if s.treasures else "no treasures")
+        line = (f"{s.rank}. {s.name}: {s.score} — weakest {weakest.value} {TILE_WORDS[weakest.value]}; "
+                f"{treasure}.")
+        lines.append(line + (f" {s.tie_break[0].upper()}{s.tie_break[1:]}." if s.tie_break else ""))
+    return Screen(
+        name="tally", title="The final tally", status="Game over", lines=tuple(lines),
+        table=Table((*_colour_header(), "score"), tuple(rows)),
+        buttons=(Button("New game", UiCommand.nav("new"), primary=True),),
+        help=Help("Your score is your weakest colour after treasures; ties compare the next-weakest.", P_END),
+    )
+
+
+def menu(view: TableView) -> Screen:
+    """What the players can ask for at any time."""
+    buttons = (
+        Button("Scores", UiCommand.nav("scores")),
+        Button("Take back the last action", UNDO),
+        Button("Correct a square", UiCommand.nav("correct")),
+        Button("Tally by hand", UiCommand.nav("manual")),
+        Button("New game", UiCommand.nav("new")),
+        Button("Close", CLOSE, primary=True),
+    )
+    return _screen(
+        view.ui, name="menu", title="Menu", status=status(view.state),
+        lines=("A long press of the back button also takes back the last action.",),
+        buttons=buttons, back=CLOSE,
+        help=Help("Every prompt names the rulebook page that explains it."),
+    )

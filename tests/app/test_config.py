@@ -1,0 +1,107 @@
+import tomllib
+from pathlib import Path
+
+from companion.app import config
+from companion.app.config import ButtonsConfig, Config
+
+SHIPPED = Path(__file__).parents[2] / "systemd" / "config.toml"
+
+
+def test_the_shipped_file_documents_every_setting_at_its_default():
+    data = tomllib.loads(SHIPPED.read_text())
+    loaded = config.parse(data, "config.toml")
+    assert loaded.problems == ()
+    assert loaded == Config(source="config.toml")
+    assert data == tomllib.loads(config.to_toml(Config()))
+
+
+def test_a_missing_file_gives_the_defaults(tmp_path):
+    loaded = config.load(tmp_path / "absent.toml")
+    assert loaded.camera == Config().camera
+    assert loaded.problems == ()
+    assert "does not exist" in loaded.source
+
+
+def test_a_wrong_value_names_the_key_and_the_default_used(tmp_path):
+    path = tmp_path / "config.toml"
+    path.write_text('[camera]\nbackend = "usb"\nresolution = [640]\n[screen]\nfullscreen = "yes"\n')
+    loaded = config.load(path)
+    assert loaded.camera.backend == "picamera2"
+    assert loaded.camera.resolution == (2304, 1296)
+    assert loaded.screen.fullscreen is True
+    assert loaded.problems == (
+        f'{path}: [camera] backend = "usb" is not one of "picamera2", "opencv", "folder", "synthetic" '
+        '— using "picamera2"',
+        f"{path}: [camera] resolution = [640] is not a list of 2 numbers — using [2304, 1296]",
+        f'{path}: [screen] fullscreen = "yes" is not true or false — using true',
+    )
+
+
+def test_good_values_next_to_bad_ones_are_kept():
+    loaded = config.parse({"camera": {"backend": "opencv", "device": 0, "lens_position": 2, "autofocus": 1}})
+    assert (loaded.camera.backend, loaded.camera.device, loaded.camera.lens_position) == ("opencv", "0", 2.0)
+    assert loaded.camera.autofocus is False
+    assert len(loaded.problems) == 1 and "autofocus = 1" in loaded.problems[0]
+
+
+def test_unknown_keys_and_sections_are_ignored_with_a_message():
+    loaded = config.parse({"camera": {"fps": 30}, "sound": {"volume": 3}, "game": 4})
+    assert loaded == Config(source="config", problems=loaded.problems)
+    assert [p.split(" — ")[0] for p in loaded.problems] == [
+        "config: unknown section [sound]",
+        "config: game must be a section [game]",
+        "config: unknown key [camera] fps",
+    ]
+
+
+def test_a_corrupt_file_falls_back_to_every_default(tmp_path):
+    path = tmp_path / "config.toml"
+    path.write_text("[camera\nbackend = 'opencv'\n")
+    loaded = config.load(path)
+    assert loaded.camera == Config().camera
+    assert len(loaded.problems) == 1
+    assert "line 1" in loaded.problems[0] and "built-in defaults" in loaded.problems[0]
+
+
+def test_buttons_sharing_a_pin_or_off_the_header_give_the_default_wiring():
+    shared = config.parse({"buttons": {"up": 6}})
+    assert shared.buttons == ButtonsConfig()
+    assert "two buttons share a pin" in shared.problems[0]
+    off = config.parse({"buttons": {"menu": 40}})
+    assert off.buttons == ButtonsConfig()
+    assert "menu = 40 is not a GPIO pin" in off.problems[0]
+    rewired = config.parse({"buttons": {"up": 17, "down": 27}})
+    assert rewired.button_pins == {"up": 17, "down": 27, "ok": 13, "back": 19, "menu": 26}
+
+
+def test_save_writes_what_load_reads(tmp_path):
+    changed = config.parse({"screen": {"size": [720, 1280], "rotation": 90}, "game": {"scores": "open"}})
+    config.save(changed, tmp_path / "config.toml")
+    again = config.load(tmp_path / "config.toml")
+    assert (again.screen, again.game) == (changed.screen, changed.game)
+
+
+def test_the_state_directory(tmp_path, monkeypatch):
+    monkeypatch.setenv("STATE_DIRECTORY", "/var/lib/companion:/var/lib/other")
+    assert config.default_state_dir() == Path("/var/lib/companion")
+    monkeypatch.delenv("STATE_DIRECTORY")
+    monkeypatch.setattr(config, "SYSTEM_STATE_DIR", tmp_path / "absent")
+    monkeypatch.setenv("XDG_STATE_HOME", str(tmp_path / "state"))
+    assert config.default_state_dir() == tmp_path / "state" / "companion"
+    explicit = config.parse({"paths": {"state_dir": str(tmp_path), "calibration": "cal/board.json"}})
+    assert explicit.calibration_file == tmp_path / "cal" / "board.json"
+
+
+def test_the_video_driver():
+    screen = Config().screen
+    assert screen.video_driver({}) == "kmsdrm"
+    assert screen.video_driver({"WAYLAND_DISPLAY": "wayland-1"}) == ""
+    assert screen.video_driver({"SDL_VIDEODRIVER": "dummy", "DISPLAY": ":0"}) == "dummy"
+    assert config.parse({"screen": {"driver": "x11"}}).screen.video_driver({}) == "x11"
+
+
+def test_the_config_path_follows_the_environment(monkeypatch):
+    monkeypatch.setenv("COMPANION_CONFIG", "/tmp/x.toml")
+    assert config.config_path() == Path("/tmp/x.toml")
+    monkeypatch.delenv("COMPANION_CONFIG")
+    assert config.config_path() == Path("/etc/companion/config.toml")

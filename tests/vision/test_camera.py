@@ -1,0 +1,310 @@
+"""Cameras: picamera2 through a fake module with its real call shapes, the others for real."""
+
+from __future__ import annotations
+
+import sys
+import types
+from pathlib import Path
+from typing import ClassVar
+
+import cv2
+import numpy as np
+import pytest
+
+from vision.camera import (
+    CameraError,
+    FolderCamera,
+    OpenCVCamera,
+    PiCamera,
+    RecordingEnded,
+    SyntheticCamera,
+    small_gray,
+)
+from vision.reading import CellClass
+from vision.synthetic import CellTruth, Conditions, Scene, render
+
+# --- PiCamera against a fake picamera2 ------------------------------------------------------------
+
+# Sensor modes as picamera2 lists them for an HQ camera (IMX477): two cropped, two full-field.
+HQ_MODES = [
+    {"format": "SRGGB10_CSI2P", "size": (1332, 990), "crop_limits": (696, 528, 2664, 1980), "bit_depth": 10},
+    {"format": "SRGGB12_CSI2P", "size": (2028, 1080), "crop_limits": (0, 440, 4056, 2160), "bit_depth": 12},
+    {"format": "SRGGB12_CSI2P", "size": (2028, 1520), "crop_limits": (0, 0, 4056, 3040), "bit_depth": 12},
+    {"format": "SRGGB12_CSI2P", "size": (4056, 3040), "crop_limits": (0, 0, 4056, 3040), "bit_depth": 12},
+]
+# Auto exposure hunting, then settling: frames 3, 4, 5 and 6 stay within 2 %.
+METADATA = [
+    {"ExposureTime": 8000, "AnalogueGain": 4.0, "ColourGains": (1.2, 2.5)},
+    {"ExposureTime": 16000, "AnalogueGain": 2.0, "ColourGains": (1.6, 2.1)},
+    {"ExposureTime": 24000, "AnalogueGain": 1.5, "ColourGains": (1.8, 1.9)},
+    {"ExposureTime": 24100, "AnalogueGain": 1.5, "ColourGains": (1.85, 1.9)},
+    {"ExposureTime": 24050, "AnalogueGain": 1.49, "ColourGains": (1.86, 1.88)},
+    {"ExposureTime": 24080, "AnalogueGain": 1.5, "ColourGains": (1.87, 1.88)},
+    {"ExposureTime": 99999, "AnalogueGain": 9.0, "ColourGains": (3.0, 3.0)},  # never reached
+]
+
+
+class FakePicamera2:
+    """Records what the camera module is asked to do; answers like picamera2 does."""
+
+    instances: ClassVar[list[FakePicamera2]] = []
+    fail_on_open = False
+
+    def __init__(self, camera_num: int = 0) -> None:
+        if FakePicamera2.fail_on_open:
+            raise RuntimeError("Camera __init__ sequence did not complete.")
+        self.camera_num = camera_num
+        self.calls: list[str] = []
+        self.controls_set: list[dict] = []
+        self.config: dict | None = None
+        self.metadata = iter(METADATA)
+        self.metadata_reads = 0
+        self.camera_controls = {"ExposureTime": (1, 1000000, 0), "AnalogueGain": (1.0, 22.0, 1.0)}
+        self.broken = False
+        FakePicamera2.instances.append(self)
+
+    @property
+    def sensor_modes(self) -> list[dict]:
+        return HQ_MODES
+
+    def create_video_configuration(self, main=None, lores=None, raw=None, **options):
+        return {"main": main, "lores": lores, "raw": raw, **options}
+
+    def configure(self, config: dict) -> None:
+        self.calls.append("configure")
+        self.config = config
+
+    def start(self) -> None:
+        self.calls.append("start")
+
+    def capture_metadata(self) -> dict:
+        assert "start" in self.calls, "metadata only flows once the camera runs"
+        self.calls.append("capture_metadata")
+        self.metadata_reads += 1
+        return next(self.metadata)
+
+    def set_controls(self, controls: dict) -> None:
+        self.calls.append("set_controls")
+        self.controls_set.append(controls)
+
+    def capture_array(self, name: str = "main") -> np.ndarray:
+        if self.broken:
+            raise RuntimeError("Camera frontend has timed out!")
+        assert self.config is not None
+        w, h = self.config[name]["size"]
+        if name == "main":  # RGB888: bytes B, G, R — a blue-ish frame
+            frame = np.zeros((h, w, 3), np.uint8)
+            frame[...] = (200, 100, 50)
+            return frame
+        stride = w + 64  # YUV420 rows are padded to the stride; chroma follows the luminance rows
+        yuv = np.full((h * 3 // 2, stride), 128, np.uint8)
+        yuv[:h, :w] = np.arange(w, dtype=np.uint8)[None, :]
+        return yuv
+
+    def autofocus_cycle(self) -> bool:
+        self.calls.append("autofocus_cycle")
+        return True
+
+    def stop(self) -> None:
+        self.calls.append("stop")
+
+    def close(self) -> None:
+        self.calls.append("close")
+
+
+@pytest.fixture
+def fake_picamera2(monkeypatch):
+    FakePicamera2.instances = []
+    FakePicamera2.fail_on_open = False
+    module = types.ModuleType("picamera2")
+    module.Picamera2 = FakePicamera2
+    libcamera = types.ModuleType("libcamera")
+    libcamera.controls = types.SimpleNamespace(
+        AfModeEnum=types.SimpleNamespace(Manual=0, Auto=1, Continuous=2)
+    )
+    monkeypatch.setitem(sys.modules, "picamera2", module)
+    monkeypatch.setitem(sys.modules, "libcamera", libcamera)
+    return FakePicamera2
+
+
+def test_pi_camera_configures_full_field_main_and_small_lores(fake_picamera2):
+    with PiCamera() as camera:
+        fake = fake_picamera2.instances[0]
+        config = fake.config
+        assert config["main"] == {"size": (2028, 1520), "format": "RGB888"}  # binned, whole field
+        assert config["raw"]["size"] == (2028, 1520)
+        assert config["lores"] == {"size": (320, 240), "format": "YUV420"}
+        assert config["controls"]["FrameDurationLimits"] == (100000, 100000)
+        assert "AfMode" not in config["controls"]  # the HQ camera has no motorised lens
+        frame = camera.capture()
+        assert frame.shape == (1520, 2028, 3) and frame.dtype == np.uint8
+        assert tuple(frame[0, 0]) == (200, 100, 50)  # B, G, R kept as they arrive
+        small = camera.capture_small()
+        assert small.shape == (240, 320)
+        assert np.array_equal(small[5], np.arange(320, dtype=np.uint8))  # the Y plane, stride padding cut
+    assert fake.calls[-2:] == ["stop", "close"]
+
+
+def test_pi_camera_locks_exposure_and_white_balance_once_settled(fake_picamera2):
+    with PiCamera() as camera:
+        fake = fake_picamera2.instances[0]
+        assert fake.calls[:2] == ["configure", "start"]
+        assert fake.metadata_reads == 6  # three steady frames after the hunt, not one more
+        assert fake.calls.index("set_controls") > fake.calls.index("capture_metadata")
+        locked = fake.controls_set[-1]
+        assert locked == camera.locked
+        assert locked["AeEnable"] is False and locked["AwbEnable"] is False
+        assert locked["ExposureTime"] == 24080 and locked["AnalogueGain"] == 1.5
+        assert locked["ColourGains"] == (1.87, 1.88)
+
+
+def test_pi_camera_module_3_gets_its_lens_fixed(fake_picamera2):
+    original = FakePicamera2.__init__
+
+    def with_focus(self, camera_num=0):
+        original(self, camera_num)
+        self.camera_controls["LensPosition"] = (0.0, 15.0, 1.0)
+        self.camera_controls["AfMode"] = (0, 2, 0)
+
+    fake_picamera2.__init__ = with_focus
+    try:
+        with PiCamera(lens_position=1.6):
+            controls = fake_picamera2.instances[0].config["controls"]
+            assert controls["AfMode"] == 0 and controls["LensPosition"] == 1.6
+    finally:
+        fake_picamera2.__init__ = original
+
+
+def test_pi_camera_missing_or_unplugged_says_so(fake_picamera2, monkeypatch):
+    fake_picamera2.fail_on_open = True
+    with pytest.raises(CameraError, match="ribbon cable"):
+        PiCamera().start()
+    fake_picamera2.fail_on_open = False
+    camera = PiCamera()
+    camera.start()
+    fake_picamera2.instances[-1].broken = True
+    with pytest.raises(CameraError, match="stopped sending pictures"):
+        camera.capture()
+    camera.close()
+    monkeypatch.setitem(sys.modules, "picamera2", None)  # not installed
+    with pytest.raises(CameraError, match="apt install python3-picamera2"):
+        PiCamera().start()
+
+
+def test_capture_before_start_is_a_clear_error():
+    with pytest.raises(CameraError, match="not been started"):
+        PiCamera().capture()
+    with pytest.raises(CameraError, match="not been started"):
+        SyntheticCamera().capture_small()
+
+
+# --- Recorded and synthetic cameras, for real -------------------------------------------------------
+
+SIZE = (640, 480)
+
+
+def _recorded(tmp_path: Path, count: int = 3) -> list[np.ndarray]:
+    frames = []
+    for i in range(count):
+        scene = Scene.setup().with_cells({40 + i: CellTruth(CellClass.TILE_RED)})
+        frame = render(scene, size=SIZE, seed=i).frame
+        frames.append(frame)
+        cv2.imwrite(str(tmp_path / f"frame-{i:03d}.png"), frame)
+    return frames
+
+
+def test_folder_camera_plays_frames_in_name_order(tmp_path):
+    frames = _recorded(tmp_path)
+    (tmp_path / "notes.txt").write_text("not a picture")
+    with FolderCamera(tmp_path) as camera:
+        assert np.array_equal(camera.capture(), frames[0])
+        assert np.array_equal(camera.capture(), frames[1])
+        small = camera.capture_small()  # moves on to frame 2 ...
+        assert np.array_equal(small, small_gray(frames[2]))
+        assert np.array_equal(camera.capture(), frames[2])  # ... and the full frame is that same moment
+        with pytest.raises(RecordingEnded):
+            camera.capture()
+
+
+def test_folder_camera_can_loop_and_explains_bad_folders(tmp_path):
+    frames = _recorded(tmp_path, 2)
+    with FolderCamera(tmp_path, loop=True) as camera:
+        seen = [camera.capture() for _ in range(3)]
+    assert np.array_equal(seen[2], frames[0])
+    with pytest.raises(CameraError, match="no folder"):
+        FolderCamera(tmp_path / "missing").start()
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    with pytest.raises(CameraError, match="holds no pictures"):
+        FolderCamera(empty).start()
+    broken = tmp_path / "broken"
+    broken.mkdir()
+    (broken / "a.png").write_bytes(b"not a png at all")
+    with FolderCamera(broken) as camera, pytest.raises(CameraError, match="cannot be read"):
+        camera.capture()
+
+
+def test_synthetic_camera_shows_a_hand_placing_a_piece():
+    before = Scene.setup()
+    after = before.with_cells({40: CellTruth(CellClass.TILE_GREEN)})
+    with SyntheticCamera(before, size=SIZE, seed=3) as camera:
+        quiet = camera.capture_small()
+        assert quiet.shape == (240, 320) and quiet.dtype == np.uint8
+        assert camera.capture().shape == (480, 640, 3)
+        camera.hand_passing(after, frames=6)
+        moving = [camera.capture_small() for _ in range(6)]
+        assert all(np.abs(m.astype(int) - quiet.astype(int)).mean() > 1 for m in moving[1:-1])
+        assert camera.scene == after
+        settled = camera.capture_small()
+        full = camera.capture()
+    assert np.array_equal(full, render(after, size=SIZE, seed=3 + 7).frame)
+    # The small stream is rendered small, not shrunk: the same picture up to fine detail.
+    difference = np.abs(settled.astype(int) - small_gray(full).astype(int))
+    assert np.median(difference) <= 2 and difference.mean() < 5
+
+
+def test_synthetic_camera_follows_lamp_changes_and_can_be_unplugged():
+    with SyntheticCamera(size=SIZE) as camera:
+        plain = camera.capture()
+        camera.conditions = Conditions(lamp=0.9)
+        warm = camera.capture()
+        assert warm[..., 2].mean() / warm[..., 0].mean() > 1.2 * plain[..., 2].mean() / plain[..., 0].mean()
+        camera.unplug()
+        with pytest.raises(CameraError, match="stopped sending pictures"):
+            camera.capture_small()
+
+
+def _write_video(path: Path, frames: list[np.ndarray]) -> bool:
+    h, w = frames[0].shape[:2]
+    writer = cv2.VideoWriter(str(path), cv2.VideoWriter_fourcc(*"MJPG"), 5.0, (w, h))
+    if not writer.isOpened():
+        return False
+    for frame in frames:
+        writer.write(frame)
+    writer.release()
+    return path.stat().st_size > 0
+
+
+def test_opencv_camera_plays_a_video_file(tmp_path):
+    frames = [np.full((120, 160, 3), level, np.uint8) for level in (30, 90, 150, 210)]
+    video = tmp_path / "table.avi"
+    if not _write_video(video, frames):
+        pytest.skip("this OpenCV build cannot write MJPG video, so there is no file to play back")
+    with OpenCVCamera(video) as camera:
+        first = camera.capture()
+        assert first.shape == (120, 160, 3) and abs(int(first.mean()) - 30) < 6
+        small = camera.capture_small()
+        assert small.shape == (240, 320) and abs(int(small.mean()) - 90) < 6
+        assert abs(int(camera.capture().mean()) - 90) < 6  # the moment the motion check saw
+        assert abs(int(camera.capture().mean()) - 150) < 6
+        camera.capture()
+        with pytest.raises(RecordingEnded):
+            camera.capture()
+
+
+def test_opencv_camera_explains_what_is_missing(tmp_path):
+    with pytest.raises(CameraError, match="no video file"):
+        OpenCVCamera(tmp_path / "none.avi").start()
+    (tmp_path / "junk.avi").write_bytes(b"\x00" * 64)
+    with pytest.raises(CameraError, match="Cannot open"):
+        OpenCVCamera(tmp_path / "junk.avi").start()

@@ -1,0 +1,443 @@
+"""Cameras: one interface, whatever is watching the board.
+
+Every camera gives full BGR uint8 frames for reading (`capture`) and small grayscale frames
+for the motion check (`capture_small`). Recorded and synthetic cameras play back in steps:
+each `capture_small()` moves on to the next moment, and `capture()` returns the full picture of
+the moment the last small frame came from (moving on by itself only when that moment was
+already delivered in full), so the frame that is read is the frame the motion check approved.
+"""
+
+from __future__ import annotations
+
+import abc
+import math
+from collections import deque
+from pathlib import Path
+from types import TracebackType
+from typing import Any
+
+import cv2
+import numpy as np
+
+from vision import synthetic
+from vision.perturbations import Conditions
+from vision.synthetic import CameraPose, Scene, Shot
+
+SMALL_WIDTH = 320  # the motion check's frames: enough to see a hand, cheap on a Pi
+IMAGE_SUFFIXES = (".png", ".jpg", ".jpeg", ".bmp", ".tif", ".tiff")
+
+
+class CameraError(RuntimeError):
+    """The camera cannot give a picture; the message is for the players."""
+
+
+class RecordingEnded(CameraError):
+    """A recording (video file or folder of frames) has no more frames."""
+
+
+def small_gray(frame: np.ndarray, width: int = SMALL_WIDTH) -> np.ndarray:
+    """The motion check's view of a full frame: grayscale, `width` pixels wide."""
+    gray = frame if frame.ndim == 2 else cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)
+    h, w = gray.shape
+    size = (width, max(2, round(h * width / w)))
+    return cv2.resize(gray, size, interpolation=cv2.INTER_AREA)
+
+
+class Camera(abc.ABC):
+    """Start it (or use `with`), capture, close it."""
+
+    def __enter__(self) -> Camera:
+        self.start()
+        return self
+
+    def __exit__(
+        self, kind: type[BaseException] | None, error: BaseException | None, trace: TracebackType | None
+    ) -> None:
+        self.close()
+
+    @abc.abstractmethod
+    def start(self) -> None: ...
+
+    @abc.abstractmethod
+    def capture(self) -> np.ndarray:
+        """A full frame: BGR uint8, H×W×3."""
+
+    @abc.abstractmethod
+    def capture_small(self) -> np.ndarray:
+        """A small grayscale frame for the motion check: uint8, h×w."""
+
+    @abc.abstractmethod
+    def close(self) -> None: ...
+
+
+class _Playback(Camera):
+    """Recorded sources: frame i's full and small versions, stepped as the module docstring says."""
+
+    def __init__(self) -> None:
+        self._position = -1
+        self._delivered = True  # nothing current yet: the first capture() moves to frame 0
+        self._started = False
+
+    def start(self) -> None:
+        self._position, self._delivered, self._started = -1, True, True
+
+    def close(self) -> None:
+        self._started = False
+
+    def capture(self) -> np.ndarray:
+        self._check_started()
+        if self._delivered:
+            self._position += 1
+        self._delivered = True
+        return self._full(self._position)
+
+    def capture_small(self) -> np.ndarray:
+        self._check_started()
+        self._position += 1
+        self._delivered = False
+        return self._small(self._position)
+
+    def _small(self, position: int) -> np.ndarray:
+        return small_gray(self._full(position))
+
+    def _check_started(self) -> None:
+        if not self._started:
+            raise CameraError("The camera has not been started.")
+
+    @abc.abstractmethod
+    def _full(self, position: int) -> np.ndarray: ...
+
+
+class FolderCamera(_Playback):
+    """Frames recorded as image files in a folder, played in name order."""
+
+    def __init__(self, folder: str | Path, *, loop: bool = False) -> None:
+        super().__init__()
+        self.folder = Path(folder)
+        self.loop = loop
+        self._files: list[Path] = []
+        self._cache: tuple[int, np.ndarray] | None = None
+
+    def start(self) -> None:
+        if not self.folder.is_dir():
+            raise CameraError(f"There is no folder of recorded pictures at {self.folder}.")
+        self._files = sorted(p for p in self.folder.iterdir() if p.suffix.lower() in IMAGE_SUFFIXES)
+        if not self._files:
+            raise CameraError(f"The folder {self.folder} holds no pictures (PNG or JPEG).")
+        super().start()
+
+    def _full(self, position: int) -> np.ndarray:
+        if position >= len(self._files) and not self.loop:
+            raise RecordingEnded(
+                f"All {len(self._files)} recorded pictures in {self.folder} have been shown."
+            )
+        index = position % len(self._files)
+        if self._cache is not None and self._cache[0] == index:
+            return self._cache[1]
+        frame = cv2.imread(str(self._files[index]), cv2.IMREAD_COLOR)
+        if frame is None:
+            raise CameraError(f"The picture {self._files[index].name} cannot be read; is it a damaged file?")
+        self._cache = (index, frame)
+        return frame
+
+
+class OpenCVCamera(Camera):
+    """A USB webcam (by index) or a video file, through OpenCV's VideoCapture.
+
+    A webcam is live: both methods read what it sees now. A video file plays back in steps
+    like a recording."""
+
+    def __init__(self, source: int | str | Path, *, size: tuple[int, int] | None = None) -> None:
+        self.source = source
+        self.size = size
+        self._capture: cv2.VideoCapture | None = None
+        self._live = isinstance(source, int)
+        self._current: np.ndarray | None = None
+        self._delivered = True
+
+    def _name(self) -> str:
+        return f"the USB camera number {self.source}" if self._live else f"the video {self.source}"
+
+    def start(self) -> None:
+        if not self._live and not Path(self.source).is_file():
+            raise CameraError(f"There is no video file at {self.source}.")
+        capture = cv2.VideoCapture(self.source if self._live else str(self.source))
+        if not capture.isOpened():
+            capture.release()
+            raise CameraError(f"Cannot open {self._name()}. Is it plugged in (or a video OpenCV can play)?")
+        if self.size is not None and self._live:
+            capture.set(cv2.CAP_PROP_FRAME_WIDTH, self.size[0])
+            capture.set(cv2.CAP_PROP_FRAME_HEIGHT, self.size[1])
+        self._capture = capture
+        self._current, self._delivered = None, True
+
+    def _read(self) -> np.ndarray:
+        if self._capture is None:
+            raise CameraError("The camera has not been started.")
+        ok, frame = self._capture.read()
+        if not ok or frame is None:
+            if self._live:
+                raise CameraError(f"{self._name().capitalize()} stopped sending pictures. Check its cable.")
+            raise RecordingEnded(f"The video {self.source} has no more frames.")
+        return np.asarray(frame)
+
+    def capture(self) -> np.ndarray:
+        if self._live or self._delivered or self._current is None:
+            self._current = self._read()
+        self._delivered = True
+        return self._current
+
+    def capture_small(self) -> np.ndarray:
+        self._current = self._read()
+        self._delivered = False
+        return small_gray(self._current)
+
+    def close(self) -> None:
+        if self._capture is not None:
+            self._capture.release()
+            self._capture = None
+
+
+class SyntheticCamera(_Playback):
+    """The renderer as a camera. The demo sets `scene` after each move and may send a hand
+    over the board (`hand_passing`) or change the light (`conditions`) as time goes on."""
+
+    def __init__(
+        self,
+        scene: Scene | None = None,
+        *,
+        style: str = "classic",
+        size: tuple[int, int] = (2028, 1520),
+        pose: CameraPose | None = None,
+        conditions: Conditions | None = None,
+        seed: int = 0,
+    ) -> None:
+        super().__init__()
+        self.scene = scene or Scene.setup()
+        self.style = style
+        self.size = size
+        self.pose = pose or CameraPose()
+        self.conditions = conditions or Conditions()
+        self.seed = seed
+        self._queue: deque[Shot] = deque()
+        self._moment: tuple[int, Shot] | None = None
+        self._unplugged = False
+
+    def hand_passing(self, after: Scene | None = None, *, frames: int = 8) -> None:
+        """A hand reaches in over the next `frames` moments; the board shows `after` once it has
+        been furthest in, and stays so."""
+        rng = np.random.default_rng(self.seed + self._position + 1000)
+        start = self._queue[-1][0] if self._queue else self.scene
+        shots = synthetic.hand_passing(start, after, rng=rng, still=0, moving=frames, base=self.conditions)
+        self._queue.extend(shots)
+
+    def unplug(self) -> None:
+        """From now on the camera fails as a disconnected one does (for tests and the demo)."""
+        self._unplugged = True
+
+    def _shot(self, position: int) -> Shot:
+        """What the camera sees at a moment; queued shots are used up one per moment."""
+        if self._moment is None or self._moment[0] != position:
+            if self._queue:
+                shot = self._queue.popleft()
+                self.scene = shot[0]
+            else:
+                shot = (self.scene, self.conditions)
+            self._moment = (position, shot)
+        return self._moment[1]
+
+    def _render(self, position: int, size: tuple[int, int]) -> np.ndarray:
+        if self._unplugged:
+            raise CameraError("The camera stopped sending pictures. Check its cable.")
+        scene, conditions = self._shot(position)
+        rendered = synthetic.render(
+            scene,
+            style=self.style,
+            size=size,
+            pose=self.pose,
+            conditions=conditions,
+            seed=self.seed + position,
+        )
+        return rendered.frame
+
+    def _full(self, position: int) -> np.ndarray:
+        return self._render(position, self.size)
+
+    def _small(self, position: int) -> np.ndarray:
+        w, h = self.size
+        small = (SMALL_WIDTH, max(2, round(h * SMALL_WIDTH / w)))
+        return cv2.cvtColor(self._render(position, small), cv2.COLOR_BGR2GRAY)
+
+
+class PiCamera(Camera):
+    """A Raspberry Pi camera through picamera2 (imported only when started).
+
+    Full-field main stream in RGB888 (whose bytes arrive B, G, R: OpenCV's order) for reading,
+    a small YUV420 stream for the motion check. Automatic exposure and white balance run until
+    they settle, then both are locked so that colours stay put between reads. A Camera Module 3
+    gets its focus fixed at `lens_position` (dioptres, found at calibration by `autofocus`)."""
+
+    def __init__(
+        self,
+        *,
+        camera_number: int = 0,
+        size: tuple[int, int] | None = None,
+        small_width: int = SMALL_WIDTH,
+        lens_position: float | None = None,
+        frame_rate: float = 10.0,
+        settle_frames: int = 60,
+    ) -> None:
+        self.camera_number = camera_number
+        self.size = size
+        self.small_width = small_width
+        self.lens_position = lens_position
+        self.frame_rate = frame_rate
+        self.settle_frames = settle_frames
+        self.locked: dict[str, Any] = {}  # the exposure and colour gains in use, for calibration files
+        self._camera: Any = None
+        self._small_size: tuple[int, int] = (0, 0)
+
+    def start(self) -> None:
+        try:
+            from picamera2 import Picamera2
+        except ImportError as error:
+            raise CameraError(
+                "The Raspberry Pi camera software is missing. "
+                "Install it with: sudo apt install python3-picamera2"
+            ) from error
+        try:
+            camera = Picamera2(self.camera_number)
+        except (RuntimeError, IndexError) as error:
+            raise CameraError(
+                "No Raspberry Pi camera answers. Check that its ribbon cable is seated the right way round, "
+                "then restart."
+            ) from error
+        self._camera = camera
+        try:
+            self._configure()
+            camera.start()
+            self._settle_and_lock()
+        except (RuntimeError, OSError) as error:
+            self.close()
+            raise CameraError(f"The Raspberry Pi camera could not be started ({error}).") from error
+
+    def _full_field_mode(self) -> dict[str, Any] | None:
+        """The sensor mode to use: the smallest one that still sees the whole field (binned, so
+        fast and low-noise), at least 1500 pixels wide when the sensor has one."""
+        modes = [m for m in self._camera.sensor_modes if "size" in m and "crop_limits" in m]
+        if not modes:
+            return None
+        widest = max(m["crop_limits"][2] * m["crop_limits"][3] for m in modes)
+        full = [m for m in modes if m["crop_limits"][2] * m["crop_limits"][3] >= widest]
+        wide_enough = [m for m in full if m["size"][0] >= 1500]
+        pool = wide_enough or full
+        chosen: dict[str, Any] = (
+            min(pool, key=lambda m: m["size"][0]) if wide_enough else max(pool, key=lambda m: m["size"][0])
+        )
+        return chosen
+
+    def _configure(self) -> None:
+        camera = self._camera
+        mode = self._full_field_mode()
+        size = self.size or (tuple(mode["size"]) if mode else (2028, 1520))
+        w, h = size
+        small_h = 2 * max(1, round(h * self.small_width / w / 2))
+        self._small_size = (self.small_width, small_h)
+        frame_us = int(1_000_000 / self.frame_rate)
+        controls: dict[str, Any] = {"FrameDurationLimits": (frame_us, frame_us)}
+        if self.lens_position is not None and "LensPosition" in camera.camera_controls:
+            from libcamera import controls as libcamera_controls
+
+            controls["AfMode"] = libcamera_controls.AfModeEnum.Manual
+            controls["LensPosition"] = float(self.lens_position)
+        config = camera.create_video_configuration(
+            main={"size": (w, h), "format": "RGB888"},
+            lores={"size": self._small_size, "format": "YUV420"},
+            raw=mode if mode else {},
+            buffer_count=3,
+            controls=controls,
+            display=None,
+            encode=None,
+        )
+        camera.configure(config)
+
+    def _settle_and_lock(self) -> None:
+        """Lets automatic exposure and white balance settle (three frames in a row within 2 %),
+        then fixes them at the settled values."""
+        previous: tuple[float, float] | None = None
+        steady = 0
+        metadata: dict[str, Any] = {}
+        for _ in range(self.settle_frames):
+            metadata = self._camera.capture_metadata()
+            now = (float(metadata["ExposureTime"]), float(metadata["AnalogueGain"]))
+            close = previous is not None and all(
+                math.isclose(a, b, rel_tol=0.02) for a, b in zip(now, previous, strict=True)
+            )
+            steady = steady + 1 if close else 0
+            previous = now
+            if steady >= 3:
+                break
+        self.locked = {
+            "AeEnable": False,
+            "AwbEnable": False,
+            "ExposureTime": int(metadata["ExposureTime"]),
+            "AnalogueGain": float(metadata["AnalogueGain"]),
+            "ColourGains": tuple(float(g) for g in metadata["ColourGains"]),
+        }
+        self._camera.set_controls(self.locked)
+
+    def autofocus(self) -> float | None:
+        """Runs one autofocus sweep (Camera Module 3) and fixes the lens there; returns the lens
+        position to store in the calibration, or None for a fixed-focus camera."""
+        camera = self._require()
+        if "AfMode" not in camera.camera_controls:
+            return None
+        from libcamera import controls as libcamera_controls
+
+        try:
+            camera.set_controls({"AfMode": libcamera_controls.AfModeEnum.Auto})
+            camera.autofocus_cycle()
+            position = camera.capture_metadata().get("LensPosition")
+            if position is None:
+                return None
+            camera.set_controls(
+                {"AfMode": libcamera_controls.AfModeEnum.Manual, "LensPosition": float(position)}
+            )
+        except (RuntimeError, OSError) as error:
+            raise CameraError("The camera stopped answering while focusing. Check its cable.") from error
+        self.lens_position = float(position)
+        return self.lens_position
+
+    def _require(self) -> Any:
+        if self._camera is None:
+            raise CameraError("The camera has not been started.")
+        return self._camera
+
+    def capture(self) -> np.ndarray:
+        camera = self._require()
+        try:
+            frame = camera.capture_array("main")
+        except (RuntimeError, OSError) as error:
+            raise CameraError(
+                "The Raspberry Pi camera stopped sending pictures. Check its ribbon cable."
+            ) from error
+        return np.ascontiguousarray(frame[..., :3])  # RGB888 is B, G, R in memory: already OpenCV's order
+
+    def capture_small(self) -> np.ndarray:
+        camera = self._require()
+        try:
+            yuv = camera.capture_array("lores")
+        except (RuntimeError, OSError) as error:
+            raise CameraError(
+                "The Raspberry Pi camera stopped sending pictures. Check its ribbon cable."
+            ) from error
+        w, h = self._small_size
+        return np.ascontiguousarray(yuv[:h, :w])  # the Y plane: YUV420 rows start with the luminance
+
+    def close(self) -> None:
+        camera, self._camera = self._camera, None
+        if camera is not None:
+            try:
+                camera.stop()
+            finally:
+                camera.close()
