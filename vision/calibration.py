@@ -166,16 +166,13 @@ def from_corners(
     """Calibrate from the grid's four corners tapped on the screen (image px: TL, TR, BR, BL)."""
     points = np.asarray(corners, dtype=np.float64)
     if points.shape != (4, 2) or not np.all(np.isfinite(points)):
-        raise CalibrationError(
-            "Tap exactly four corners of the grid: top-left, top-right, bottom-right, bottom-left."
-        )
+        raise CalibrationError("Tap exactly four corners of the grid: top-left, top-right, bottom-right, bottom-left.")
     # The four taps must go round the grid clockwise as a convex shape, or the grid would be folded.
     edges = np.roll(points, -1, axis=0) - points
     turns = edges[:, 0] * np.roll(edges, -1, axis=0)[:, 1] - edges[:, 1] * np.roll(edges, -1, axis=0)[:, 0]
     if not np.all(turns > 0):
         raise CalibrationError(
-            "Those four corners do not go round the grid: tap top-left, top-right, bottom-right, "
-            "then bottom-left."
+            "Those four corners do not go round the grid: tap top-left, top-right, bottom-right, then bottom-left."
         )
     squares = np.array([[0, 0], [COLUMNS, 0], [COLUMNS, ROWS], [0, ROWS]], dtype=np.float64)
     homography = cv2.getPerspectiveTransform(points.astype(np.float32), squares.astype(np.float32))
@@ -264,9 +261,7 @@ def align(frame: np.ndarray, calibration: Calibration) -> Alignment:
     """
     gray = _gray(frame)
     if calibration.method != "markers" or not calibration.markers:
-        return Alignment(
-            calibration, 0, False, "Calibrated from tapped corners: the board's position is not checked."
-        )
+        return Alignment(calibration, 0, False, "Calibrated from tapped corners: the board's position is not checked.")
     in_place = {i: corners for i, corners in calibration.markers.items() if marker_in_place(gray, i, corners)}
     if len(in_place) == len(MARKER_NAMES):
         return Alignment(calibration, len(in_place), False, "")
@@ -283,9 +278,7 @@ def align(frame: np.ndarray, calibration: Calibration) -> Alignment:
     return _judge(calibration, seen, in_place)
 
 
-def _judge(
-    calibration: Calibration, seen: dict[int, np.ndarray], in_place: dict[int, np.ndarray]
-) -> Alignment:
+def _judge(calibration: Calibration, seen: dict[int, np.ndarray], in_place: dict[int, np.ndarray]) -> Alignment:
     shifts = {
         i: float(np.abs(to_squares(calibration.homography, corners) - marker_squares(i)).max())
         for i, corners in seen.items()
@@ -298,9 +291,7 @@ def _judge(
     if len(seen) >= 3:
         updated = replace(calibration, homography=homography_from_markers(seen), markers=seen)
         if moved:
-            return Alignment(
-                updated, len(seen), True, "The board moved; the grid was found again." + hidden_text
-            )
+            return Alignment(updated, len(seen), True, "The board moved; the grid was found again." + hidden_text)
         return Alignment(updated if len(seen) == 4 else calibration, len(seen), False, hidden_text.strip())
     if not moved and len(seen) == 2:
         return Alignment(calibration, 2, False, hidden_text.strip())
@@ -351,9 +342,7 @@ def from_json(text: str, source: str = "the calibration") -> Calibration:
         homography = np.array(data["homography"], dtype=np.float64)
         if homography.shape != (3, 3) or not np.all(np.isfinite(homography)):
             raise ValueError("homography")
-        markers = {
-            ids[name]: np.array(c, dtype=np.float64).reshape(4, 2) for name, c in data["markers"].items()
-        }
+        markers = {ids[name]: np.array(c, dtype=np.float64).reshape(4, 2) for name, c in data["markers"].items()}
         width, height = (int(v) for v in data["image_size"])
         method = str(data["method"])
         if method not in ("markers", "corners"):
@@ -417,11 +406,7 @@ def setup_position(board: str = "standard") -> tuple[classify.Piece, ...]:
     rivers, temples = geometry.river_cells(board), geometry.start_temple_cells(board)
     return tuple(
         classify.Piece(
-            CellClass.TREASURE
-            if c in temples
-            else CellClass.EMPTY_RIVER
-            if c in rivers
-            else CellClass.EMPTY_LAND
+            CellClass.TREASURE if c in temples else CellClass.EMPTY_RIVER if c in rivers else CellClass.EMPTY_LAND
         )
         for c in range(CELLS)
     )
@@ -445,23 +430,30 @@ def _square_transform(homography: np.ndarray, cell: int, dx: float, dy: float, t
 
 def _examples(
     frame: np.ndarray, homography: np.ndarray, named: Mapping[int, classify.Known], empty: np.ndarray | None
-) -> tuple[list[np.ndarray], list[np.ndarray], list[classify.Known], list[int], np.ndarray]:
+) -> tuple[list[np.ndarray], list[np.ndarray], list[classify.Known], list[bool], np.ndarray]:
     """Patches of the named squares: each piece also nudged and turned as players put them down."""
     px = rectify.PX_PER_SQUARE
     top_down = rectify.rectify(frame, homography)
     colours = classify.cell_colours(top_down)
-    gain = np.ones((CELLS, 3), np.float32) if empty is None else classify.light_gain(colours, empty)
-    patches, gains, known, example = [], [], [], []
+    lit = (
+        classify.Light(np.ones((CELLS, 3), np.float32), np.zeros((CELLS, 1), np.float32))
+        if empty is None
+        else classify.light(colours, empty)
+    )
+    patches: list[np.ndarray] = []
+    lights: list[np.ndarray] = []
+    known: list[classify.Known] = []
+    nudged: list[bool] = []
     for cell, piece in sorted(named.items()):
         plain = piece.cls in (CellClass.EMPTY_LAND, CellClass.EMPTY_RIVER)
         poses = [(0.0, 0.0, 0.0)] if plain else [(x, y, t) for x in _NUDGES for y in _NUDGES for t in _TURNS]
         for dx, dy, turn in poses:
             transform = _square_transform(homography, cell, dx, dy, turn)
             patches.append(cv2.warpPerspective(frame, transform, (px, px), flags=cv2.INTER_LINEAR))
-            gains.append(gain[cell])
+            lights.append(np.concatenate([lit.gain[cell], lit.glare[cell]]))
             known.append(piece)
-            example.append(cell)
-    return patches, gains, known, example, colours
+            nudged.append((dx, dy, turn) != (0.0, 0.0, 0.0))
+    return patches, lights, known, nudged, colours
 
 
 def calibrate(
@@ -479,8 +471,8 @@ def calibrate(
     else:
         calibration = from_corners((width, height), corners, board)
     setup = dict(enumerate(setup_position(board)))
-    patches, gains, known, example, empty = _examples(setup_frame, calibration.homography, setup, None)
-    for index, (frame, named) in enumerate(pieces, start=1):
+    patches, lights, known, nudged, empty = _examples(setup_frame, calibration.homography, setup, None)
+    for frame, named in pieces:
         _check_frame(frame)
         alignment = align(frame, calibration.resized((frame.shape[1], frame.shape[0])))
         if alignment.calibration is None:
@@ -489,10 +481,11 @@ def calibrate(
             raise CalibrationError("A piece was named on a square that is not on the board.")
         more = _examples(frame, alignment.calibration.homography, named, empty)
         patches += more[0]
-        gains += more[1]
+        lights += more[1]
         known += more[2]
-        example += [e + index * CELLS for e in more[3]]
-    references = classify.learn(empty, np.array(patches), np.array(gains), known, example)
+        nudged += more[3]
+    light = np.array(lights, dtype=np.float32)
+    references = classify.learn(empty, np.array(patches), classify.Light(light[:, :3], light[:, 3:]), known, nudged)
     small = gate.small_image(setup_frame)
     rim = gate.rim_colours(small, gate.rim_places(calibration.homography, (width, height)))
     return replace(calibration, references=references, rim=rim)
@@ -514,9 +507,7 @@ def pieces_layout(board: str = "standard") -> dict[int, classify.Piece]:
             pair = pairs[len(layout) // 4]
             layout.update({c: classify.Piece(CellClass.MONUMENT, monument=pair) for c in block})
     singles = [classify.Piece(CellClass[f"TILE_{colour.upper()}"]) for colour in COLOURS]
-    singles += [
-        classify.Piece(cls) for cls in (CellClass.FACE_DOWN, CellClass.CATASTROPHE, CellClass.UNIFICATION)
-    ]
+    singles += [classify.Piece(cls) for cls in (CellClass.FACE_DOWN, CellClass.CATASTROPHE, CellClass.UNIFICATION)]
     singles += [
         classify.Piece(CellClass[f"LEADER_{colour.upper()}"], dynasty=dynasty)
         for colour in COLOURS

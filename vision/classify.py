@@ -27,7 +27,7 @@ import numpy as np
 from vision.reading import CELLS, COLUMNS, ROWS, CellClass, CellReading
 from vision.rectify import PX_PER_SQUARE, cells
 
-MIN_CONFIDENCE = 0.5
+MIN_CONFIDENCE = 0.3
 _RINGS = (0.0, 0.17, 0.3, 0.42, 0.5)  # radii (squares) of centre, middle, rim; corners beyond 0.5
 _INSET = 0.06  # square's edge kept out of the corner region: grid lines and small misalignment
 _SCALE_FLOOR = 0.02  # smallest spread of a feature, so one sharp reference cannot dominate
@@ -83,19 +83,23 @@ def cell_colours(top_down: np.ndarray, px: int = PX_PER_SQUARE) -> np.ndarray:
     return means
 
 
-def features(patches: np.ndarray, gain: np.ndarray) -> np.ndarray:
+def features(patches: np.ndarray, light: Light) -> np.ndarray:
     """(n, F) numbers per square patch (n, px, px, 3): per ring, mean B, G, R and the spread of
-    brightness, divided by the square's light gain (n × 3) so they read as under the calibration
-    light."""
-    scaled = patches.astype(np.float32) / 255.0
+    brightness, with the change of light undone so they read as under the calibration light, and
+    the share of B, G and R in the mean colour."""
+    scaled = patches.astype(np.float32)
     weights = _weights(patches.shape[1])
     means = np.einsum("cyxk,ryx->crk", scaled, weights)  # (n, regions, 3)
     brightness = scaled.mean(axis=3)
     squares = np.einsum("cyx,ryx->cr", brightness * brightness, weights)
-    spread = np.sqrt(np.maximum(squares - means.mean(axis=2) ** 2, 0.0))
-    level = gain.mean(axis=1, keepdims=True)
-    normalised = means / gain[:, None, :]
-    result: np.ndarray = np.concatenate([normalised.reshape(len(patches), -1), spread / level], axis=1)
+    spread = np.sqrt(np.maximum(squares - means.mean(axis=2) ** 2, 0.0)) / 255.0
+    level = light.gain.mean(axis=1, keepdims=True)
+    normalised = light.undo(means) / 255.0
+    # Hue apart from brightness: what stays true where the light estimate is off (shadow edges).
+    hue = normalised / np.maximum(normalised.sum(axis=2, keepdims=True), 1e-3)
+    result: np.ndarray = np.concatenate(
+        [normalised.reshape(len(patches), -1), spread / level, hue.reshape(len(patches), -1)], axis=1
+    )
     return result
 
 
@@ -116,38 +120,71 @@ def details(patches: np.ndarray) -> np.ndarray:
 # --- light --------------------------------------------------------------------------------------
 
 
-def _neighbourhood() -> np.ndarray:
-    """CELLS × CELLS weights: how much each other square tells about the light on a square."""
-    rows, cols = np.divmod(np.arange(CELLS), COLUMNS)
-    distance2 = (rows[:, None] - rows[None, :]) ** 2 + (cols[:, None] - cols[None, :]) ** 2
-    weights = np.exp(-distance2 / (2 * _LIGHT_REACH**2))
-    np.fill_diagonal(weights, 0.0)  # a square never vouches for itself: a piece is not a shadow
-    return weights.astype(np.float32)
+def _around(grid: np.ndarray, reach: int) -> np.ndarray:
+    """The values of the squares around each square, itself left out: (neighbours, CELLS, ...)."""
+    padded = np.pad(grid, ((reach, reach), (reach, reach), (0, 0)), mode="edge")
+    shifts = [
+        padded[reach + dy : reach + dy + ROWS, reach + dx : reach + dx + COLUMNS].reshape(CELLS, -1)
+        for dy in range(-reach, reach + 1)
+        for dx in range(-reach, reach + 1)
+        if dx or dy
+    ]
+    return np.stack(shifts)
 
 
-_LIGHT_REACH = 1.5  # squares: shadows and lamp spots are wider than this, pieces are not
-_NEIGHBOURS = _neighbourhood()
+_FIT_TOLERANCE = 0.035  # rms misfit, as a share of the brightness, of a square that is still empty
 
 
-def light_gain(colours: np.ndarray, empty: np.ndarray) -> np.ndarray:
-    """How the light changed since calibration at every square (CELLS × 3).
+@dataclass(frozen=True)
+class Light:
+    """How the light on each square differs from calibration: colour = gain · before + glare."""
+
+    gain: np.ndarray  # squares × 3
+    glare: np.ndarray  # squares × 1, grey levels of white light added (a reflection, a bright spot)
+
+    def undo(self, colours: np.ndarray) -> np.ndarray:
+        """Colours (one row per square of this light, × ... × 3, 0..255) as at calibration."""
+        shape = (len(self.gain),) + (1,) * (colours.ndim - 2) + (-1,)
+        undone: np.ndarray = (colours - self.glare.reshape(shape)) / self.gain.reshape(shape)
+        return undone
+
+
+def light(colours: np.ndarray, empty: np.ndarray) -> Light:
+    """How the light changed since calibration at every square.
 
     colours: each square's mean colour now; empty: the same squares on the empty set-up board.
-    Squares whose colour is a steady multiple of their empty colour are taken as still empty (most
-    of the board is, all game long); the light on a square is the weighted mean of the ratios of
-    such squares around it, so soft shadows and lamp spots are followed but no piece explains
-    itself away as a change of light.
+    Each square is first explained on its own as its empty self under some brightness plus some
+    white glare, in the lamp's colour, which is the same all over the board; the squares so
+    explained are empty (most of the board is, all game long). The light on a square is then read
+    from such squares around it — never from the square itself, so a dark piece cannot pass for
+    a shadow, while a shadow or a glare spot over many squares is followed closely.
     """
-    ratio = colours / np.maximum(empty, 1.0)
-    gain = np.broadcast_to(np.median(ratio, axis=0), ratio.shape).astype(np.float32)
-    for tolerance in (0.25, 0.12, 0.08):
-        agree = np.all(np.abs(ratio / gain - 1) < tolerance, axis=1).astype(np.float32)
-        weights = _NEIGHBOURS * agree[None, :]
-        total = weights.sum(axis=1, keepdims=True)
-        local = (weights @ ratio) / np.maximum(total, 1e-6)
-        # Where no empty square is near, keep the wider estimate.
-        gain = np.where(total > 0.3, local, gain).astype(np.float32)
-    return gain
+    colours = colours.astype(np.float32)
+    overall = np.median(colours / np.maximum(empty, 1.0), axis=0)
+    tint = overall / overall.mean()
+    shape = empty * tint  # what an empty square looks like in the lamp's colour, before brightness
+    # Least squares, per square: colours ≈ a · shape + b, for a brightness a and a glare b.
+    see, se, sec, sc = (shape * shape).sum(1), shape.sum(1), (shape * colours).sum(1), colours.sum(1)
+    det = np.maximum(3 * see - se * se, 1e-3)
+    a = (3 * sec - se * sc) / det
+    b = (see * sc - se * sec) / det
+    misfit = np.sqrt(((colours - a[:, None] * shape - b[:, None]) ** 2).mean(1)) / np.maximum(colours.mean(1), 1)
+    level = float(overall.mean())
+    empty_like = (misfit < _FIT_TOLERANCE) & (a > 0.3 * level) & (a < 3 * level) & (b > -12) & (b < 160)
+    fitted = np.stack([a, b], axis=1)
+    reference = np.median(_around(fitted.reshape(ROWS, COLUMNS, 2), 1), axis=0)
+    fallback = np.array([level, 0.0], np.float32)
+    for tolerance in (0.25, 0.12):
+        close = (np.abs(a / np.maximum(reference[:, 0], 1e-3) - 1) < tolerance) & (
+            np.abs(b - reference[:, 1]) < 8 + tolerance * 100
+        )
+        agree = (empty_like & close)[:, None].astype(np.float32)
+        kept = np.concatenate([fitted * agree, agree], axis=1).reshape(ROWS, COLUMNS, 3)
+        around = _around(kept, 2).sum(axis=0)
+        counts = around[:, 2:]
+        reference = np.where(counts > 0, around[:, :2] / np.maximum(counts, 1), fallback)
+    gain = (reference[:, :1] * tint[None, :]).astype(np.float32)
+    return Light(gain=np.maximum(gain, 0.05), glare=np.maximum(reference[:, 1:], 0.0).astype(np.float32))
 
 
 # --- references ----------------------------------------------------------------------------------
@@ -215,21 +252,20 @@ class References:
 
 
 def learn(
-    empty: np.ndarray,
-    patches: np.ndarray,
-    gains: np.ndarray,
-    known: Sequence[Known],
-    example: Sequence[int],
+    empty: np.ndarray, patches: np.ndarray, lights: Light, known: Sequence[Known], nudged: Sequence[bool]
 ) -> References:
     """References from square patches whose content the player told us.
 
     empty: each square's mean colour on the empty set-up board (CELLS × 3); patches (n, px, px, 3)
-    with their light gains (n × 3) and what they hold; example: which physical square each patch
-    was cut from (several patches of one square, nudged and turned, teach how much a piece put
-    down off-centre may differ from itself).
+    with the light on each (one row per patch) and what they hold; nudged: whether a patch was cut off-centre
+    or turned, to show how a piece put down carelessly looks. Those extra patches widen what each
+    class may look like; the spread of the features (what counts as "near") is learnt from the
+    plain ones only: the many squares of empty land, river and treasure at set-up.
     """
-    prototypes = features(patches, gains)
-    scale = _spread_within(prototypes, np.asarray(example))
+    prototypes = features(patches, lights)
+    plain = ~np.asarray(nudged, dtype=bool)
+    labels = np.array([k.cls.value for k in known])
+    scale = _spread_within(prototypes[plain], labels[plain])
     order = sorted(range(len(known)), key=lambda i: known[i].cls.value)
     return References(
         empty=empty.astype(np.float32),
@@ -242,12 +278,11 @@ def learn(
     )
 
 
-def _spread_within(prototypes: np.ndarray, example: np.ndarray) -> np.ndarray:
-    """The usual deviation of a feature among the patches of one square, plus a floor."""
-    order = np.argsort(example, kind="stable")
-    groups = np.split(prototypes[order], np.flatnonzero(np.diff(example[order])) + 1)
-    deviations = np.concatenate([g - g.mean(axis=0) for g in groups if len(g) > 1] or [prototypes * 0])
-    spread: np.ndarray = np.sqrt((deviations**2).mean(axis=0)) + _SCALE_FLOOR
+def _spread_within(prototypes: np.ndarray, labels: np.ndarray) -> np.ndarray:
+    """The usual deviation of a feature within a class, pooled over classes, plus a floor."""
+    deviations = [prototypes[labels == label] - prototypes[labels == label].mean(axis=0) for label in set(labels)]
+    pooled = np.concatenate(deviations)
+    spread: np.ndarray = np.sqrt((pooled**2).mean(axis=0)) + _SCALE_FLOOR
     return spread.astype(np.float32)
 
 
@@ -257,9 +292,8 @@ def _spread_within(prototypes: np.ndarray, example: np.ndarray) -> np.ndarray:
 def distances(top_down: np.ndarray, references: References) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """For every square: its patch, its distance to every class (CELLS × classes, in units of the
     usual feature spread) and the nearest example of each class (CELLS × classes)."""
-    gain = light_gain(cell_colours(top_down), references.empty)
     patches = cells(top_down, PX_PER_SQUARE)
-    feats = features(patches, gain) / references.scale
+    feats = features(patches, light(cell_colours(top_down), references.empty)) / references.scale
     protos = references.prototypes / references.scale
     # Squared distances of every square to every example: |a|² - 2ab + |b|².
     squared = (feats**2).sum(axis=1)[:, None] - 2 * feats @ protos.T + (protos**2).sum(axis=1)[None, :]
@@ -300,7 +334,7 @@ def classify(
 
 
 _MARGIN = 3.0  # feature-spread units between the best class and the next for full confidence
-_FAR = 6.0  # a square further than this from every example looks like nothing we know
+_FAR = 4.0  # a square further than this from every example looks like nothing we know
 
 
 def _confidence(best: np.ndarray, other: np.ndarray) -> np.ndarray:

@@ -33,9 +33,7 @@ def small_image(frame: np.ndarray, width: int = WIDTH) -> np.ndarray:
     """The frame shrunk to `width` pixels across and smoothed (BGR stays BGR)."""
     h, w = frame.shape[:2]
     height = max(1, round(h * width / w))
-    small = cv2.resize(
-        frame, (width, height), interpolation=cv2.INTER_AREA if w <= 4 * width else cv2.INTER_LINEAR
-    )
+    small = cv2.resize(frame, (width, height), interpolation=cv2.INTER_AREA if w <= 4 * width else cv2.INTER_LINEAR)
     blurred: np.ndarray = cv2.GaussianBlur(small, (3, 3), 0)
     return blurred
 
@@ -60,11 +58,7 @@ def rim_squares() -> np.ndarray:
         centres = np.arange(RIM_STEP, length - RIM_STEP / 2, RIM_STEP)
         for centre in centres[::-1] if backwards else centres:
             u, v = np.meshgrid(centre + along, fixed + outward * across)
-            points = (
-                np.column_stack([u.ravel(), v.ravel()])
-                if horizontal
-                else np.column_stack([v.ravel(), u.ravel()])
-            )
+            points = np.column_stack([u.ravel(), v.ravel()]) if horizontal else np.column_stack([v.ravel(), u.ravel()])
             patches.append(points)
     return np.array(patches)
 

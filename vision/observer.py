@@ -80,9 +80,7 @@ class Observer:
         try:
             state = self.gate.update(frame if small is None else small)
         except Exception as error:  # a broken small stream must not stop the table
-            return BoardReading(
-                ReadStatus.BAD_FRAME, time=now, message=f"The camera preview is unusable ({error})."
-            )
+            return BoardReading(ReadStatus.BAD_FRAME, time=now, message=f"The camera preview is unusable ({error}).")
         if not state.still:
             message = "A hand is over the board." if state.hand else "Waiting for the board to be still."
             return BoardReading(ReadStatus.MOVING, hands_in_view=state.hand, time=now, message=message)
@@ -105,9 +103,7 @@ class Observer:
         try:
             return self._read(frame, now, rim_covered)
         except Exception as error:  # the last line of defence: say what broke, never crash
-            return BoardReading(
-                ReadStatus.BAD_FRAME, time=now, message=f"The picture could not be read ({error})."
-            )
+            return BoardReading(ReadStatus.BAD_FRAME, time=now, message=f"The picture could not be read ({error}).")
 
     def _hand_on_rim(self, frame: np.ndarray, calibration: Calibration) -> bool:
         """The gate's rim check on this very frame, so a still picture with a hand is never read."""

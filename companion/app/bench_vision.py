@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import random
 import statistics
 import sys
 import time
@@ -20,6 +21,7 @@ from dataclasses import dataclass, field
 import cv2
 import numpy as np
 
+from companion import rules
 from vision import calibration as calib
 from vision import geometry, rectify, synthetic
 from vision.observer import Observer
@@ -34,42 +36,43 @@ MONUMENTS = tuple(
 )  # the six pieces  # the Pi camera's small stream, which the gate watches
 
 
-def random_scene(rng: np.random.Generator, board: str = "standard") -> Scene:
-    """A plausible mid-game board (placeholder until boards come from rules-engine playouts)."""
-    scene = Scene.setup(board)
-    river, temples = geometry.river_cells(board), geometry.start_temple_cells(board)
-    cells = list(scene.cells)
-    land = [c for c in range(CELLS) if c not in river and c not in temples]
-    for cell in temples:
-        if rng.random() < 0.3:
-            cells[cell] = CellTruth(CellClass.TILE_RED)
-    for _ in range(int(rng.integers(0, 3))):
-        top = int(rng.choice(land))
-        block = (top, top + 1, top + COLUMNS, top + COLUMNS + 1)
-        if top % COLUMNS < COLUMNS - 1 and all(
-            c in land and cells[c].cls is CellClass.EMPTY_LAND for c in block
-        ):
-            pair = MONUMENTS[int(rng.integers(len(MONUMENTS)))]
-            for c in block:
-                cells[c] = CellTruth(CellClass.MONUMENT, monument=pair)
-    empty_land = [c for c in land if cells[c].cls is CellClass.EMPTY_LAND]
-    rng.shuffle(empty_land)
-    count = int(rng.integers(15, 45))
-    for cell in empty_land[:count]:
-        cells[cell] = CellTruth(rng.choice([CellClass.TILE_RED, CellClass.TILE_GREEN, CellClass.TILE_BLACK]))
-    leaders = [(colour, dynasty) for colour in COLOURS for dynasty in calib.DYNASTIES]
-    picks = rng.choice(len(leaders), size=int(rng.integers(4, 12)), replace=False)
-    for cell, pick in zip(empty_land[count:], picks, strict=False):
-        colour, dynasty = leaders[int(pick)]
-        cells[cell] = CellTruth(CellClass[f"LEADER_{colour.upper()}"], dynasty=dynasty)
-    for cell in empty_land[count + len(picks) : count + len(picks) + int(rng.integers(0, 3))]:
-        cells[cell] = CellTruth(CellClass.CATASTROPHE)
-    rivers = sorted(river)
-    for cell in rng.choice(rivers, size=int(rng.integers(3, 12)), replace=False):
-        cells[int(cell)] = CellTruth(CellClass.TILE_BLUE)
-    if rng.random() < 0.15:
-        cells[empty_land[-1]] = CellTruth(CellClass.UNIFICATION)
-    return Scene(tuple(cells), scene.river, scene.corners)
+def truth_of(state: rules.GameState, board: str = "standard") -> Scene:
+    """What the camera should see on a board in this game state, square by square."""
+    cells = []
+    for cell in range(CELLS):
+        square = state.square(cell)
+        if square.monument is not None:
+            a, b = square.monument.value.split("/")
+            truth = CellTruth(CellClass.MONUMENT, monument=(a, b))
+        elif square.unification:
+            truth = CellTruth(CellClass.UNIFICATION)
+        elif square.catastrophe:
+            truth = CellTruth(CellClass.CATASTROPHE)
+        elif square.leader is not None:
+            seat, colour = square.leader
+            truth = CellTruth(CellClass[f"LEADER_{colour.name}"], dynasty=state.players[seat].dynasty)
+        elif square.tile is not None and square.face_down:
+            truth = CellTruth(CellClass.FACE_DOWN)
+        elif square.tile is not None and square.treasure:
+            truth = CellTruth(CellClass.TREASURE)
+        elif square.tile is not None:
+            truth = CellTruth(CellClass[f"TILE_{square.tile.name}"])
+        else:
+            truth = CellTruth(CellClass.EMPTY_RIVER if square.river else CellClass.EMPTY_LAND)
+        cells.append(truth)
+    return Scene(tuple(cells), geometry.river_cells(board), geometry.corner_treasure_cells(board))
+
+
+def mid_game_scene(rng: np.random.Generator) -> Scene:
+    """A board from a random playout of the rules engine, stopped somewhere in the middle."""
+    seed = int(rng.integers(1 << 30))
+    game = rules.Game.new(int(rng.integers(2, 5)), seed=seed)
+    chooser = random.Random(seed)
+    for _ in range(int(rng.integers(30, 160))):
+        if game.state.over:
+            break
+        game.apply(chooser.choice(game.legal_actions()))
+    return truth_of(game.state)
 
 
 @dataclass
@@ -104,9 +107,7 @@ class Tally:
         self.perfect += errors == 0
 
 
-def _calibrated(
-    style: str, size: tuple[int, int], pose: synthetic.CameraPose, seed: int
-) -> calib.Calibration:
+def _calibrated(style: str, size: tuple[int, int], pose: synthetic.CameraPose, seed: int) -> calib.Calibration:
     setup = synthetic.render(Scene.setup(), style=style, size=size, pose=pose, seed=seed)
     layout = calib.pieces_layout()
     shown = Scene.setup().with_cells({c: CellTruth(p.cls, p.dynasty, p.monument) for c, p in layout.items()})
@@ -129,7 +130,7 @@ def run(boards: int, seed: int, hands_every: int = 4, progress: bool = False) ->
         pose = synthetic.random_pose(rng, size)
         observer = Observer(_calibrated(style, size, pose, int(rng.integers(1 << 30))), still_frames=1)
         for index in range(per_group):
-            scene = random_scene(rng)
+            scene = mid_game_scene(rng)
             conditions = synthetic.random_conditions(rng)
             shot = synthetic.render(
                 scene,
@@ -239,9 +240,7 @@ def summary(tallies: dict[str, Tally]) -> dict[str, object]:
         "hand_frames_read": total.hand_frames_read,
         "silent_misreads_under_hands": total.silent_under_hand,
         "groups": groups,
-        "confusion": {
-            f"{real} -> {seen}": n for (real, seen), n in sorted(total.confusion.items()) if real != seen
-        },
+        "confusion": {f"{real} -> {seen}": n for (real, seen), n in sorted(total.confusion.items()) if real != seen},
     }
 
 

@@ -59,8 +59,7 @@ def layout_text(board: str) -> str:
     lines = ["    " + "".join(chr(ord("A") + c) for c in range(COLUMNS))]
     for row in range(ROWS):
         marks = "".join(
-            SYMBOLS[layout[row * COLUMNS + c].cls] if row * COLUMNS + c in layout else " "
-            for c in range(COLUMNS)
+            SYMBOLS[layout[row * COLUMNS + c].cls] if row * COLUMNS + c in layout else " " for c in range(COLUMNS)
         )
         lines.append(f"{row + 1:>3} {marks}")
     lines.append("")

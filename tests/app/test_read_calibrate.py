@@ -32,10 +32,7 @@ def test_calibrate_then_read_prints_the_grid(
 ) -> None:
     out = tmp_path / "cal.json"
     assert (
-        calibrate.main(
-            ["--setup", str(pictures["setup"]), "--pieces", str(pictures["pieces"]), "--out", str(out)]
-        )
-        == 0
+        calibrate.main(["--setup", str(pictures["setup"]), "--pieces", str(pictures["pieces"]), "--out", str(out)]) == 0
     )
     assert "Calibration written" in capsys.readouterr().out
     assert read.main([str(pictures["setup"]), "--calibration", str(out)]) == 0
@@ -50,9 +47,7 @@ def test_read_json_has_every_square(
     pictures: dict[str, Path], tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     out = tmp_path / "cal.json"
-    calibrate.main(
-        ["--setup", str(pictures["setup"]), "--pieces", str(pictures["pieces"]), "--out", str(out)]
-    )
+    calibrate.main(["--setup", str(pictures["setup"]), "--pieces", str(pictures["pieces"]), "--out", str(out)])
     capsys.readouterr()
     assert read.main([str(pictures["pieces"]), "--calibration", str(out), "--json"]) == 0
     [result] = json.loads(capsys.readouterr().out)
@@ -69,9 +64,7 @@ def test_read_without_calibration_says_what_to_do(
     assert "companion calibrate" in capsys.readouterr().err
 
 
-def test_unreadable_picture_is_an_error_not_a_crash(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str]
-) -> None:
+def test_unreadable_picture_is_an_error_not_a_crash(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     bogus = tmp_path / "bogus.png"
     bogus.write_text("not a picture")
     assert calibrate.main(["--setup", str(bogus), "--out", str(tmp_path / "c.json")]) == 1

@@ -21,9 +21,7 @@ def _lores(frame: np.ndarray) -> np.ndarray:
 def test_a_still_board_passes_after_the_configured_frames() -> None:
     frames = [
         s.frame
-        for s in synthetic.render_sequence(
-            [(Scene.setup(), synthetic.Conditions(noise_sigma=5))] * 6, size=SIZE
-        )
+        for s in synthetic.render_sequence([(Scene.setup(), synthetic.Conditions(noise_sigma=5))] * 6, size=SIZE)
     ]
     keeper = gate.StabilityGate(still_frames=3)
     stills = [keeper.update(_lores(f)).still for f in frames]

@@ -45,9 +45,7 @@ def test_busy_boards_are_read_or_flagged_never_misread(style: str) -> None:
 def test_dynasties_and_monument_colours_are_never_wrong() -> None:
     """Named only when the symbol is clear (often it is not yet: see the report); never a wrong name."""
     layout = calib.pieces_layout()
-    scene = Scene.setup().with_cells(
-        {c: synthetic.CellTruth(p.cls, p.dynasty, p.monument) for c, p in layout.items()}
-    )
+    scene = Scene.setup().with_cells({c: synthetic.CellTruth(p.cls, p.dynasty, p.monument) for c, p in layout.items()})
     reading = Observer(calibrated("classic")).read(synthetic.render(scene, size=SIZE, seed=3).frame)
     leaders = [c for c, p in layout.items() if p.dynasty]
     named = [reading.cells[c].dynasty for c in leaders]
@@ -68,9 +66,7 @@ def test_a_lamp_and_uneven_light_are_allowed_for(style: str) -> None:
 def test_a_hand_in_a_still_picture_is_never_read() -> None:
     scene = random_scene(np.random.default_rng(2))
     conditions = Conditions(hands=(Hand(edge="bottom", along=0.4, reach=0.5),))
-    reading = Observer(calibrated("classic")).read(
-        synthetic.render(scene, size=SIZE, conditions=conditions).frame
-    )
+    reading = Observer(calibrated("classic")).read(synthetic.render(scene, size=SIZE, conditions=conditions).frame)
     assert reading.status is ReadStatus.MOVING and reading.hands_in_view and not reading.cells
 
 
