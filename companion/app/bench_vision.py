@@ -25,7 +25,7 @@ from companion import rules
 from vision import calibration as calib
 from vision import geometry, rectify, synthetic
 from vision.observer import Observer
-from vision.reading import CELLS, COLOURS, COLUMNS, BoardReading, CellClass
+from vision.reading import CELLS, COLOURS, BoardReading, CellClass
 from vision.synthetic import CellTruth, Scene
 
 SIZES = ((2028, 1520), (1640, 1232))
