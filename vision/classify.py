@@ -208,6 +208,22 @@ class References:
             raise ValueError("examples must be sorted by class")
 
     @functools.cached_property
+    def scaled_prototypes(self) -> np.ndarray:
+        scaled: np.ndarray = (self.prototypes / self.scale).astype(np.float32)
+        return scaled
+
+    @functools.cached_property
+    def prototype_norms(self) -> np.ndarray:
+        norms: np.ndarray = (self.scaled_prototypes**2).sum(axis=1)
+        return norms
+
+    @functools.cached_property
+    def class_ranges(self) -> dict[CellClass, tuple[int, int]]:
+        """Where the examples of each class lie (examples are sorted by class)."""
+        starts = [int(i) for i in self.class_starts] + [len(self.classes)]
+        return {self.classes[a]: (a, b) for a, b in itertools.pairwise(starts)}
+
+    @functools.cached_property
     def class_starts(self) -> np.ndarray:
         """Index of the first example of each class (examples are sorted by class)."""
         labels = [c.value for c in self.classes]
@@ -291,20 +307,14 @@ def _spread_within(prototypes: np.ndarray, labels: np.ndarray) -> np.ndarray:
 
 def distances(top_down: np.ndarray, references: References) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """For every square: its patch, its distance to every class (CELLS × classes, in units of the
-    usual feature spread) and the nearest example of each class (CELLS × classes)."""
+    usual feature spread) and its nearest example of all."""
     patches = cells(top_down, PX_PER_SQUARE)
     feats = features(patches, light(cell_colours(top_down), references.empty)) / references.scale
-    protos = references.prototypes / references.scale
+    protos = references.scaled_prototypes
     # Squared distances of every square to every example: |a|² - 2ab + |b|².
-    squared = (feats**2).sum(axis=1)[:, None] - 2 * feats @ protos.T + (protos**2).sum(axis=1)[None, :]
+    squared = (feats**2).sum(axis=1)[:, None] - 2 * feats @ protos.T + references.prototype_norms[None, :]
     each = np.sqrt(np.maximum(squared, 0.0))
-    starts = references.class_starts
-    by_class = np.minimum.reduceat(each, starts, axis=1)
-    nearest = np.stack(
-        [starts[k] + each[:, starts[k] : end].argmin(axis=1) for k, end in enumerate([*starts[1:], len(protos)])],
-        axis=1,
-    )
-    return patches, by_class, nearest
+    return patches, np.minimum.reduceat(each, references.class_starts, axis=1), each.argmin(axis=1)
 
 
 def classify(
@@ -312,23 +322,26 @@ def classify(
 ) -> tuple[CellReading, ...]:
     """One reading per square (row-major). Squares below min_confidence come back as UNKNOWN."""
     patches, by_class, nearest = distances(top_down, references)
-    order = np.argsort(by_class, axis=1)
-    rows = np.arange(CELLS)
-    best = by_class[rows, order[:, 0]]
-    other = by_class[rows, order[:, 1]] if by_class.shape[1] > 1 else np.full(CELLS, np.inf)
-    confidence = _confidence(best, other)
-    shapes = details(patches)
+    two = (
+        np.partition(by_class, 1, axis=1)[:, :2]
+        if by_class.shape[1] > 1
+        else np.pad(by_class, ((0, 0), (0, 1)), constant_values=np.inf)
+    )
+    confidence = _confidence(two[:, 0], two[:, 1])
+    shapes: np.ndarray | None = None
     readings = []
     for cell in range(CELLS):
-        cls = references.classes[int(nearest[cell, order[cell, 0]])]
+        cls = references.classes[int(nearest[cell])]
         if confidence[cell] < min_confidence:
             readings.append(CellReading(CellClass.UNKNOWN, float(confidence[cell])))
             continue
         dynasty = monument = None
-        if cls.colour and cls.name.startswith("LEADER_"):
-            dynasty = _by_shape(shapes[cell], references, cls, references.dynasties)
-        elif cls is CellClass.MONUMENT:
-            monument = _by_shape(shapes[cell], references, cls, references.monuments)
+        if cls.name.startswith("LEADER_") or cls is CellClass.MONUMENT:
+            shapes = details(patches) if shapes is None else shapes
+            if cls is CellClass.MONUMENT:
+                monument = _by_shape(shapes[cell], references, cls, references.monuments)
+            else:
+                dynasty = _by_shape(shapes[cell], references, cls, references.dynasties)
         readings.append(CellReading(cls, float(confidence[cell]), dynasty, monument))
     return tuple(readings)
 
@@ -347,13 +360,14 @@ def _confidence(best: np.ndarray, other: np.ndarray) -> np.ndarray:
 def _by_shape(shape: np.ndarray, references: References, cls: CellClass, values: Sequence[Any]) -> Any:
     """The dynasty or monument of the example of this class whose symbol shape matches best,
     when it matches clearly better than any example with another value."""
-    candidates = [i for i, c in enumerate(references.classes) if c is cls and values[i] is not None]
-    if not candidates:
+    start, end = references.class_ranges[cls]
+    names = sorted({v for v in values[start:end] if v is not None})
+    if not names:
         return None
-    scores = references.details[candidates] @ shape
-    order = np.argsort(scores)[::-1]
-    best = values[candidates[order[0]]]
-    rivals = [scores[k] for k in order[1:] if values[candidates[k]] != best]
-    if scores[order[0]] < 0.6 or (rivals and scores[order[0]] - rivals[0] < 0.1):
+    codes = np.array([names.index(v) if v is not None else -1 for v in values[start:end]])
+    scores = np.where(codes >= 0, references.details[start:end] @ shape, -np.inf)
+    best = int(np.argmax(scores))
+    rival = np.max(scores[(codes != codes[best]) & (codes >= 0)], initial=-np.inf)
+    if scores[best] < 0.6 or scores[best] - rival < 0.1:
         return None
-    return best
+    return names[codes[best]]

@@ -9,6 +9,13 @@ Frames with hands over the board are fed to the stability gate, which must refus
 
 from __future__ import annotations
 
+import os
+
+# The reader's matrices are small: BLAS threads only fight each other (and the renderer) for the
+# cores. The companion runs the same way on the Pi (see the README).
+os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
+os.environ.setdefault("OMP_NUM_THREADS", "1")
+
 import argparse
 import json
 import random
@@ -25,15 +32,12 @@ from companion import rules
 from vision import calibration as calib
 from vision import geometry, rectify, synthetic
 from vision.observer import Observer
-from vision.reading import CELLS, COLOURS, BoardReading, CellClass
+from vision.reading import CELLS, BoardReading, CellClass
 from vision.synthetic import CellTruth, Scene
 
 SIZES = ((2028, 1520), (1640, 1232))
 STYLES = ("classic", "modern")
-LORES = (320, 240)
-MONUMENTS = tuple(
-    (a, b) for i, a in enumerate(COLOURS) for b in COLOURS[i + 1 :]
-)  # the six pieces  # the Pi camera's small stream, which the gate watches
+LORES = (320, 240)  # the Pi camera's small stream, which the gate watches
 
 
 def truth_of(state: rules.GameState, board: str = "standard") -> Scene:
