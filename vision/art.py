@@ -86,9 +86,7 @@ def board_art(river: frozenset[int], corners: frozenset[int], style: str, px_per
     water = _paint((h, w), RIVER[style], 0.7 * mottle + 0.25 * grain)
     # Ripples: bright wavy streaks that follow the paper, so river squares are not flat either.
     yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
-    ripple = np.sin((yy + 3 * np.sin(xx / (0.21 * s))) / (0.09 * s)) * np.sin(
-        xx / (0.37 * s) + yy / (0.8 * s)
-    )
+    ripple = np.sin((yy + 3 * np.sin(xx / (0.21 * s))) / (0.09 * s)) * np.sin(xx / (0.37 * s) + yy / (0.8 * s))
     water += (np.clip(ripple, 0.55, 1.0) - 0.55)[..., None] * np.array([60, 45, 25], np.float32)
 
     image = np.empty((h, w, 3), np.float32)
@@ -203,9 +201,7 @@ def _check_style(style: str) -> None:
 
 
 def _pts(points: list[tuple[float, float]], x0: float, y0: float, size: float) -> np.ndarray:
-    return np.array(
-        [[round((x0 + px * size) * 16), round((y0 + py * size) * 16)] for px, py in points], np.int32
-    )
+    return np.array([[round((x0 + px * size) * 16), round((y0 + py * size) * 16)] for px, py in points], np.int32)
 
 
 def _poly(
@@ -253,9 +249,7 @@ def _arc(
     cv2.ellipse(img, c, a, 0, start, end, colour, thickness, cv2.LINE_AA, shift=4)
 
 
-def draw_tile_symbol(
-    img: np.ndarray, colour: str, box: tuple[float, float, float], ink: tuple[int, int, int]
-) -> None:
+def draw_tile_symbol(img: np.ndarray, colour: str, box: tuple[float, float, float], ink: tuple[int, int, int]) -> None:
     """The symbol of a civilization tile: temple, farm, market or settlement."""
     t = max(1, round(box[2] * 0.07))
     if colour == "red":  # a stepped temple
@@ -280,9 +274,7 @@ def draw_tile_symbol(
         )
     elif colour == "blue":  # a farm: three furrows of grain
         for x in (0.3, 0.5, 0.7):
-            _poly(
-                img, [(x, 0.22), (x + 0.07, 0.4), (x + 0.02, 0.8), (x - 0.02, 0.8), (x - 0.07, 0.4)], box, ink
-            )
+            _poly(img, [(x, 0.22), (x + 0.07, 0.4), (x + 0.02, 0.8), (x - 0.02, 0.8), (x - 0.07, 0.4)], box, ink)
     elif colour == "green":  # a market: a pair of scales
         _poly(img, [(0.48, 0.2), (0.52, 0.2), (0.52, 0.78), (0.48, 0.78)], box, ink)
         _poly(img, [(0.2, 0.3), (0.8, 0.3)], box, ink, t)
@@ -298,9 +290,7 @@ def draw_tile_symbol(
         )
 
 
-def draw_dynasty(
-    img: np.ndarray, dynasty: str, box: tuple[float, float, float], ink: tuple[int, int, int]
-) -> None:
+def draw_dynasty(img: np.ndarray, dynasty: str, box: tuple[float, float, float], ink: tuple[int, int, int]) -> None:
     """A dynasty's symbol: archer, bull, pot or lion."""
     t = max(1, round(box[2] * 0.08))
     if dynasty == "archer":  # a drawn bow with its arrow
@@ -379,9 +369,7 @@ def _relief(bgr: np.ndarray, height: np.ndarray, strength: float = 1.0) -> np.nd
 def _tile_base(size: int, colour: tuple[int, int, int]) -> tuple[np.ndarray, np.ndarray, float]:
     bgr, cover = _canvas(size)
     inset = 0.06 * size
-    pts = np.array(
-        [[inset, inset], [size - inset, inset], [size - inset, size - inset], [inset, size - inset]]
-    )
+    pts = np.array([[inset, inset], [size - inset, inset], [size - inset, size - inset], [inset, size - inset]])
     cv2.fillPoly(cover, [np.round(pts * 16).astype(np.int32)], 255, cv2.LINE_AA, shift=4)
     bgr[:] = colour
     return bgr, cover, inset

@@ -466,9 +466,7 @@ def calibrate(
     of the set-up position and of the pieces the player showed, square by square."""
     _check_frame(setup_frame)
     height, width = setup_frame.shape[:2]
-    calibration = (
-        from_markers(setup_frame, board) if corners is None else from_corners((width, height), corners, board)
-    )
+    calibration = from_markers(setup_frame, board) if corners is None else from_corners((width, height), corners, board)
     setup = dict(enumerate(setup_position(board)))
     patches, lights, known, nudged, empty = _examples(setup_frame, calibration.homography, setup, None)
     for frame, named in pieces:

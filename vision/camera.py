@@ -128,9 +128,7 @@ class FolderCamera(_Playback):
 
     def _full(self, position: int) -> np.ndarray:
         if position >= len(self._files) and not self.loop:
-            raise RecordingEnded(
-                f"All {len(self._files)} recorded pictures in {self.folder} have been shown."
-            )
+            raise RecordingEnded(f"All {len(self._files)} recorded pictures in {self.folder} have been shown.")
         index = position % len(self._files)
         if self._cache is not None and self._cache[0] == index:
             return self._cache[1]
@@ -302,8 +300,7 @@ class PiCamera(Camera):
             from picamera2 import Picamera2
         except ImportError as error:
             raise CameraError(
-                "The Raspberry Pi camera software is missing. "
-                "Install it with: sudo apt install python3-picamera2"
+                "The Raspberry Pi camera software is missing. Install it with: sudo apt install python3-picamera2"
             ) from error
         try:
             camera = Picamera2(self.camera_number)
@@ -400,9 +397,7 @@ class PiCamera(Camera):
             position = camera.capture_metadata().get("LensPosition")
             if position is None:
                 return None
-            camera.set_controls(
-                {"AfMode": libcamera_controls.AfModeEnum.Manual, "LensPosition": float(position)}
-            )
+            camera.set_controls({"AfMode": libcamera_controls.AfModeEnum.Manual, "LensPosition": float(position)})
         except (RuntimeError, OSError) as error:
             raise CameraError("The camera stopped answering while focusing. Check its cable.") from error
         self.lens_position = float(position)
@@ -418,9 +413,7 @@ class PiCamera(Camera):
         try:
             frame = camera.capture_array("main")
         except (RuntimeError, OSError) as error:
-            raise CameraError(
-                "The Raspberry Pi camera stopped sending pictures. Check its ribbon cable."
-            ) from error
+            raise CameraError("The Raspberry Pi camera stopped sending pictures. Check its ribbon cable.") from error
         return np.ascontiguousarray(frame[..., :3])  # RGB888 is B, G, R in memory: already OpenCV's order
 
     def capture_small(self) -> np.ndarray:
@@ -428,9 +421,7 @@ class PiCamera(Camera):
         try:
             yuv = camera.capture_array("lores")
         except (RuntimeError, OSError) as error:
-            raise CameraError(
-                "The Raspberry Pi camera stopped sending pictures. Check its ribbon cable."
-            ) from error
+            raise CameraError("The Raspberry Pi camera stopped sending pictures. Check its ribbon cable.") from error
         w, h = self._small_size
         return np.ascontiguousarray(yuv[:h, :w])  # the Y plane: YUV420 rows start with the luminance
 

@@ -305,11 +305,14 @@ def _spread_within(prototypes: np.ndarray, labels: np.ndarray) -> np.ndarray:
 # --- reading --------------------------------------------------------------------------------------
 
 
-def distances(top_down: np.ndarray, references: References) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def distances(
+    top_down: np.ndarray, references: References, lit: Light | None = None
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """For every square: its patch, its distance to every class (CELLS × classes, in units of the
     usual feature spread) and its nearest example of all."""
     patches = cells(top_down, PX_PER_SQUARE)
-    feats = features(patches, light(cell_colours(top_down), references.empty)) / references.scale
+    lit = lit or light(cell_colours(top_down), references.empty)
+    feats = features(patches, lit) / references.scale
     protos = references.scaled_prototypes
     # Squared distances of every square to every example: |a|² - 2ab + |b|².
     squared = (feats**2).sum(axis=1)[:, None] - 2 * feats @ protos.T + references.prototype_norms[None, :]
@@ -318,10 +321,14 @@ def distances(top_down: np.ndarray, references: References) -> tuple[np.ndarray,
 
 
 def classify(
-    top_down: np.ndarray, references: References, min_confidence: float = MIN_CONFIDENCE
+    top_down: np.ndarray,
+    references: References,
+    min_confidence: float = MIN_CONFIDENCE,
+    lit: Light | None = None,
 ) -> tuple[CellReading, ...]:
-    """One reading per square (row-major). Squares below min_confidence come back as UNKNOWN."""
-    patches, by_class, nearest = distances(top_down, references)
+    """One reading per square (row-major). Squares below min_confidence come back as UNKNOWN.
+    lit: the light on the board, if already worked out (`light`)."""
+    patches, by_class, nearest = distances(top_down, references, lit)
     two = (
         np.partition(by_class, 1, axis=1)[:, :2]
         if by_class.shape[1] > 1

@@ -17,7 +17,7 @@ from vision.reading import COLUMNS, ROWS
 
 WIDTH = 320  # px of the gate's working image; enough to see an arm, small enough to cost nothing
 RIM_STEP = 0.5  # squares between rim patches (each is twice as long): an arm covers several
-RIM_TOLERANCE = 0.15  # change of a rim point, beyond the smooth change of light, that is not the rim
+RIM_TOLERANCE = 0.18  # change of a rim point, beyond the smooth change of light, that is not the rim
 RIM_RUN = 2  # neighbouring unlike points that make an arm
 
 
@@ -141,8 +141,22 @@ class StabilityGate:
         return rim_covered(rim_colours(small, self._places), self._reference, self._places)
 
 
+def rim_cells() -> np.ndarray:
+    """For each rim patch, the square of the grid next to it."""
+    centres = _RIM.mean(axis=1)
+    col = np.clip(centres[:, 0], 0.5, COLUMNS - 0.5).astype(int)
+    row = np.clip(centres[:, 1], 0.5, ROWS - 0.5).astype(int)
+    cells: np.ndarray = row * COLUMNS + col
+    return cells
+
+
 def rim_covered(colours: np.ndarray, reference: np.ndarray, places: np.ndarray) -> bool:
-    """Whether something lies on the rim: a run of neighbouring points unlike their reference
+    """Whether something lies on the rim (see `rim_unlike`)."""
+    return bool(rim_unlike(colours, reference, places).any())
+
+
+def rim_unlike(colours: np.ndarray, reference: np.ndarray, places: np.ndarray) -> np.ndarray:
+    """Which rim patches something lies on: runs of neighbouring patches unlike their reference
     once a smooth change of light over the whole rim (a lamp, the sun, vignetting) is allowed for.
     An arm is a few squares wide where it crosses the rim; shadows and glare are soft and wide."""
     ratio = colours / np.maximum(reference, 4.0)
@@ -152,7 +166,7 @@ def rim_covered(colours: np.ndarray, reference: np.ndarray, places: np.ndarray) 
     agree = np.ones(len(places), dtype=bool)
     for tolerance in (0.6, 0.35, RIM_TOLERANCE):
         if np.count_nonzero(agree) < 2 * basis.shape[1]:
-            return True  # hardly any of the rim looks like it should
+            return np.ones(len(places), dtype=bool)  # hardly any of the rim looks like it should
         solution, *_ = np.linalg.lstsq(basis[agree], ratio[agree], rcond=None)
         fit = basis @ solution
         agree = np.all(np.abs(ratio / np.maximum(fit, 1e-3) - 1) < tolerance, axis=1)
@@ -160,4 +174,7 @@ def rim_covered(colours: np.ndarray, reference: np.ndarray, places: np.ndarray) 
     run = unlike.copy()
     for step in range(1, RIM_RUN):  # the rim is a loop: runs may wrap around
         run &= np.roll(unlike, step)
-    return bool(run.any())
+    covered = run.copy()
+    for step in range(1, RIM_RUN):
+        covered |= np.roll(run, -step)
+    return covered

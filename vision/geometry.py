@@ -125,9 +125,7 @@ def _cells_marked(board: str, marks: str) -> frozenset[int]:
         rows = _MAPS[board]
     except KeyError:
         raise ValueError(f"unknown board {board!r}: choose one of {', '.join(BOARDS)}") from None
-    return frozenset(
-        r * COLUMNS + c for r, line in enumerate(rows) for c, ch in enumerate(line) if ch in marks
-    )
+    return frozenset(r * COLUMNS + c for r, line in enumerate(rows) for c, ch in enumerate(line) if ch in marks)
 
 
 def river_cells(board: str = "standard") -> frozenset[int]:

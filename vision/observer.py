@@ -84,15 +84,11 @@ class Observer:
         if not state.still:
             message = "A hand is over the board." if state.hand else "Waiting for the board to be still."
             return BoardReading(ReadStatus.MOVING, hands_in_view=state.hand, time=now, message=message)
-        return self.read(frame, rim_covered=state.hand)
+        return self.read(frame)
 
-    def read(self, frame: object, *, rim_covered: bool | None = None) -> BoardReading:
+    def read(self, frame: object) -> BoardReading:
         """Read a frame now, without waiting for stillness (still images, `companion read`).
-
-        A frame with something on the board's rim (rim_covered, checked here when not given)
-        is refused as "a hand is over the board" when squares could not be read with confidence:
-        an arm reaching in covers both. A rim darkened by a shadow over clear squares is read.
-        """
+        A frame with something on the board's rim is refused: "a hand is over the board"."""
         now = time.time()
         problem = frame_problem(frame)
         if problem is not None:
@@ -101,19 +97,22 @@ class Observer:
         if self.calibration is None or self.calibration.references is None:
             return BoardReading(ReadStatus.NOT_CALIBRATED, time=now, message="Calibrate the camera first.")
         try:
-            return self._read(frame, now, rim_covered)
+            return self._read(frame, now)
         except Exception as error:  # the last line of defence: say what broke, never crash
             return BoardReading(ReadStatus.BAD_FRAME, time=now, message=f"The picture could not be read ({error}).")
 
-    def _hand_on_rim(self, frame: np.ndarray, calibration: Calibration) -> bool:
-        """The gate's rim check on this very frame, so a still picture with a hand is never read."""
+    def _hand_over(self, frame: np.ndarray, calibration: Calibration) -> bool:
+        """Whether something lies on the board's rim: an arm reaching in must cross it.
+
+        A sleeve can look like a piece to the classifier, so a covered rim alone refuses the
+        reading; a strong shadow or glare spot on the rim is refused too (reported in the bench)."""
         if self.calibration is None or self.calibration.rim is None:
             return False
         places = gate.rim_places(calibration.homography, calibration.image_size)
         colours = gate.rim_colours(gate.small_image(frame), places)
         return gate.rim_covered(colours, self.calibration.rim, places)
 
-    def _read(self, frame: np.ndarray, now: float, rim_covered: bool | None) -> BoardReading:
+    def _read(self, frame: np.ndarray, now: float) -> BoardReading:
         assert self.calibration is not None and self.calibration.references is not None
         size = (frame.shape[1], frame.shape[0])
         calibration = self.calibration.resized(size)
@@ -123,12 +122,7 @@ class Observer:
             return BoardReading(status, time=now, message=alignment.message)
         if alignment.moved:
             self.use(replace(alignment.calibration, rim=self.calibration.rim))
-        top_down = rectify.rectify(frame, alignment.calibration.homography)
-        cells = classify.classify(top_down, self.calibration.references, self.min_confidence)
-        unsure = tuple(i for i, cell in enumerate(cells) if cell.cls is CellClass.UNKNOWN)
-        if rim_covered is None:
-            rim_covered = self._hand_on_rim(frame, alignment.calibration)
-        if rim_covered and unsure:
+        if self._hand_over(frame, alignment.calibration):
             return BoardReading(
                 ReadStatus.MOVING,
                 board_found=True,
@@ -136,6 +130,9 @@ class Observer:
                 time=now,
                 message="A hand is over the board.",
             )
+        top_down = rectify.rectify(frame, alignment.calibration.homography)
+        cells = classify.classify(top_down, self.calibration.references, self.min_confidence)
+        unsure = tuple(i for i, cell in enumerate(cells) if cell.cls is CellClass.UNKNOWN)
         message = alignment.message
         if unsure:
             message = f"{len(unsure)} square(s) could not be read with confidence. {message}".strip()

@@ -81,9 +81,7 @@ class Conditions:
 # --- Hands. -------------------------------------------------------------------------------------
 
 
-def _hand_outline(
-    hand: Hand, size: tuple[int, int]
-) -> tuple[np.ndarray, list[tuple[np.ndarray, int]], float]:
+def _hand_outline(hand: Hand, size: tuple[int, int]) -> tuple[np.ndarray, list[tuple[np.ndarray, int]], float]:
     """The arm polygon and the finger strokes, in pixels, and the arm's width in pixels."""
     w, h = size
     arm = 0.1 * w * hand.width
@@ -142,9 +140,7 @@ def draw_hands(frame: np.ndarray, hands: tuple[Hand, ...]) -> np.ndarray:
             continue
         inside = one[y : y + bh, x : x + bw] > 0
         # Round like a limb: brighter along the middle, darker at the sides.
-        small = cv2.resize(
-            inside.astype(np.float32), (max(1, bw // 4), max(1, bh // 4)), interpolation=cv2.INTER_AREA
-        )
+        small = cv2.resize(inside.astype(np.float32), (max(1, bw // 4), max(1, bh // 4)), interpolation=cv2.INTER_AREA)
         roundness = cv2.GaussianBlur(small, (0, 0), max(1.0, arm / 16))
         shade = 0.55 + 0.5 * cv2.resize(roundness, (bw, bh), interpolation=cv2.INTER_LINEAR)
         colour = np.empty((bh, bw, 3), np.uint8)
@@ -341,9 +337,7 @@ def random_conditions(rng: np.random.Generator, *, hands: bool = False, bump: bo
         lamp=float(rng.choice([-1, 1]) * rng.uniform(0.3, 1.0)) if maybe(0.5, "lamp") else 0.0,
         glare=glare,
         shadows=shadows,
-        hands=tuple(random_hand(rng) for _ in range(int(rng.integers(1, 3))))
-        if hands and maybe(1, "hands")
-        else (),
+        hands=tuple(random_hand(rng) for _ in range(int(rng.integers(1, 3)))) if hands and maybe(1, "hands") else (),
         board_shift_mm=shift,
         board_rotation_deg=turn,
         piece_jitter=float(rng.uniform(0.01, 0.08)),

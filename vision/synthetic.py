@@ -156,9 +156,7 @@ class Rendered:
     hand_mask: np.ndarray  # bool H×W, True where hands or arms cover the picture
     scene: Scene
     board_to_image: np.ndarray = field(repr=False)  # 3×3 homography: board millimetres → pixels
-    marker_corners: dict[int, np.ndarray] = field(
-        repr=False, default_factory=dict
-    )  # id → 4×2, as detect() orders
+    marker_corners: dict[int, np.ndarray] = field(repr=False, default_factory=dict)  # id → 4×2, as detect() orders
 
 
 def board_to_table(conditions: Conditions) -> np.ndarray:
@@ -246,9 +244,7 @@ def top_down(
     image = art.add_markers(board, px_per_square) if markers else board.copy()
     m = round(geometry.MARGIN_MM / geometry.SQUARE_MM * px_per_square)
     rng = np.random.default_rng(seed)
-    pieces = [
-        (cell, kind) for cell, truth in enumerate(scene.cells) if (kind := _sprite_kind(truth)) is not None
-    ]
+    pieces = [(cell, kind) for cell, truth in enumerate(scene.cells) if (kind := _sprite_kind(truth)) is not None]
     for cell in _monument_blocks(scene.cells):
         colours = scene.cells[cell].monument
         assert colours is not None
@@ -274,15 +270,11 @@ def _table(size: tuple[int, int]) -> np.ndarray:
     base_w, base_h = 1024, 768
     rng = np.random.default_rng(99)
     yy, xx = np.mgrid[0:base_h, 0:base_w].astype(np.float32)
-    wobble = cv2.resize(
-        rng.uniform(-1, 1, (8, 8)).astype(np.float32), (base_w, base_h), interpolation=cv2.INTER_CUBIC
-    )
+    wobble = cv2.resize(rng.uniform(-1, 1, (8, 8)).astype(np.float32), (base_w, base_h), interpolation=cv2.INTER_CUBIC)
     rings = np.sin((yy * 0.9 + xx * 0.15) / 3.5 + 6 * wobble)
     grain = cv2.resize(rng.normal(0, 1, (base_h // 4, base_w)).astype(np.float32), (base_w, base_h))
     shade = 1 + 0.08 * rings + 0.05 * grain
-    table = np.clip(np.array([60, 95, 140], np.float32)[None, None, :] * shade[..., None], 0, 255).astype(
-        np.uint8
-    )
+    table = np.clip(np.array([60, 95, 140], np.float32)[None, None, :] * shade[..., None], 0, 255).astype(np.uint8)
     out = cv2.resize(table, (w, h), interpolation=cv2.INTER_AREA if w < base_w else cv2.INTER_LINEAR)
     out.flags.writeable = False
     return out
@@ -367,24 +359,16 @@ def random_scene(rng: np.random.Generator, board: str = "standard", pieces: int 
                 cells[c] = CellTruth(CellClass.MONUMENT, monument=(colours[0], colours[1]))
     land_kinds = [
         *(CellTruth(CellClass[f"TILE_{c.upper()}"]) for c in ("red", "green", "black")),
-        *(
-            CellTruth(CellClass[f"LEADER_{c.upper()}"], dynasty=d)
-            for c in art.DYNASTY_COLOURS
-            for d in art.DYNASTIES
-        ),
+        *(CellTruth(CellClass[f"LEADER_{c.upper()}"], dynasty=d) for c in art.DYNASTY_COLOURS for d in art.DYNASTIES),
         CellTruth(CellClass.FACE_DOWN),
         CellTruth(CellClass.CATASTROPHE),
         CellTruth(CellClass.UNIFICATION),
     ]
     weights = np.array([6, 4, 4, *[0.4] * 16, 1, 1, 0.3])
-    order = rng.permutation(
-        [c for c in range(CELLS) if cells[c].cls in (CellClass.EMPTY_LAND, CellClass.EMPTY_RIVER)]
-    )
+    order = rng.permutation([c for c in range(CELLS) if cells[c].cls in (CellClass.EMPTY_LAND, CellClass.EMPTY_RIVER)])
     for cell in order[:pieces]:
         if cells[cell].cls is CellClass.EMPTY_RIVER:
-            cells[cell] = (
-                CellTruth(CellClass.TILE_BLUE) if rng.random() < 0.85 else CellTruth(CellClass.CATASTROPHE)
-            )
+            cells[cell] = CellTruth(CellClass.TILE_BLUE) if rng.random() < 0.85 else CellTruth(CellClass.CATASTROPHE)
         else:
             cells[cell] = land_kinds[int(rng.choice(len(land_kinds), p=weights / weights.sum()))]
     return replace(scene, cells=tuple(cells))
@@ -401,17 +385,10 @@ def random_pose(rng: np.random.Generator, size: tuple[int, int] = (2028, 1520)) 
             hfov_deg=float(rng.uniform(52, 60)),
         )
         # Room for a bump: the board's corners, 20 mm further out, must stay inside the frame.
-        reach = geometry.board_corners_mm() + np.array(
-            [[-20, -20], [20, -20], [20, 20], [-20, 20]], np.float32
-        )
+        reach = geometry.board_corners_mm() + np.array([[-20, -20], [20, -20], [20, 20], [-20, 20]], np.float32)
         corners = _project(pose.table_to_image(size) @ board_to_table(Conditions()), reach)
         w, h = size
-        if (
-            corners[:, 0].min() > 0
-            and corners[:, 1].min() > 0
-            and corners[:, 0].max() < w
-            and corners[:, 1].max() < h
-        ):
+        if corners[:, 0].min() > 0 and corners[:, 1].min() > 0 and corners[:, 0].max() < w and corners[:, 1].max() < h:
             return pose
     return CameraPose()
 
