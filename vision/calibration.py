@@ -106,7 +106,7 @@ def find_markers(frame: np.ndarray) -> dict[int, np.ndarray]:
     if len(found) < len(MARKER_NAMES):
         for marker in aruco.detect(gray):
             if marker.id in MARKER_NAMES and marker.id not in found:
-                found[marker.id] = marker.corners.astype(np.float64)
+                found[marker.id] = _refined(gray, marker.corners)
     return found
 
 
@@ -198,13 +198,17 @@ def _check_frame(frame: object) -> None:
 @dataclass(frozen=True)
 class Alignment:
     calibration: Calibration | None  # the calibration to read with (updated after a move), or None
-    found: int  # markers seen in this frame
+    markers: tuple[int, ...]  # ids of the markers seen in this frame
     moved: bool  # the board moved by more than MOVE_TOLERANCE since calibration
     message: str  # for the players; empty when all is well
 
     @property
     def ok(self) -> bool:
         return self.calibration is not None
+
+    @property
+    def found(self) -> int:
+        return len(self.markers)
 
 
 def _patch_transform(corners: np.ndarray) -> np.ndarray:
@@ -261,48 +265,49 @@ def align(frame: np.ndarray, calibration: Calibration) -> Alignment:
     """
     gray = _gray(frame)
     if calibration.method != "markers" or not calibration.markers:
-        return Alignment(calibration, 0, False, "Calibrated from tapped corners: the board's position is not checked.")
+        return Alignment(calibration, (), False, "Calibrated from tapped corners: the board's position is not checked.")
     in_place = {i: corners for i, corners in calibration.markers.items() if marker_in_place(gray, i, corners)}
     if len(in_place) == len(MARKER_NAMES):
-        return Alignment(calibration, len(in_place), False, "")
+        return Alignment(calibration, tuple(sorted(in_place)), False, "")
     seen = dict(in_place)
     for i, corners in calibration.markers.items():
         if i in seen:
             continue
         for marker in _search(gray, corners, reach=2.5):
             if marker.id in MARKER_NAMES and marker.id not in seen:
-                seen[marker.id] = marker.corners.astype(np.float64)
+                seen[marker.id] = _refined(gray, marker.corners)
     if len(seen) < 3:
         for marker_id, corners in find_markers(gray).items():
             seen.setdefault(marker_id, corners)
-    return _judge(calibration, seen, in_place)
+    return _judge(calibration, seen)
 
 
-def _judge(calibration: Calibration, seen: dict[int, np.ndarray], in_place: dict[int, np.ndarray]) -> Alignment:
+def _judge(calibration: Calibration, seen: dict[int, np.ndarray]) -> Alignment:
     shifts = {
         i: float(np.abs(to_squares(calibration.homography, corners) - marker_squares(i)).max())
         for i, corners in seen.items()
     }
     moved = any(shift > MOVE_TOLERANCE for shift in shifts.values())
+    ids = tuple(sorted(seen))
     hidden = [MARKER_NAMES[i] for i in MARKER_NAMES if i not in seen]
     hidden_text = f" The {' and '.join(hidden)} marker is hidden." if hidden else ""
     if not seen:
-        return Alignment(None, 0, False, "No board marker is in view: is the board under the camera?")
+        return Alignment(None, (), False, "No board marker is in view: is the board under the camera?")
     if len(seen) >= 3:
         updated = replace(calibration, homography=homography_from_markers(seen), markers=seen)
         if moved:
-            return Alignment(updated, len(seen), True, "The board moved; the grid was found again." + hidden_text)
-        return Alignment(updated if len(seen) == 4 else calibration, len(seen), False, hidden_text.strip())
+            return Alignment(updated, ids, True, "The board moved; the grid was found again." + hidden_text)
+        return Alignment(updated if len(seen) == 4 else calibration, ids, False, hidden_text.strip())
     if not moved and len(seen) == 2:
-        return Alignment(calibration, 2, False, hidden_text.strip())
+        return Alignment(calibration, ids, False, hidden_text.strip())
     if moved:
         return Alignment(
             None,
-            len(seen),
+            ids,
             True,
             "The board or camera moved and the markers are hidden: uncover the corner markers.",
         )
-    return Alignment(None, len(seen), False, "Too few board markers are in view." + hidden_text)
+    return Alignment(None, ids, False, "Too few board markers are in view." + hidden_text)
 
 
 # --- the JSON file ------------------------------------------------------------------------
@@ -445,7 +450,8 @@ def _examples(
     known: list[classify.Known] = []
     nudged: list[bool] = []
     for cell, piece in sorted(named.items()):
-        plain = piece.cls in (CellClass.EMPTY_LAND, CellClass.EMPTY_RIVER)
+        # Empty squares do not move, and a monument sits squarely on its four tiles.
+        plain = piece.cls in (CellClass.EMPTY_LAND, CellClass.EMPTY_RIVER, CellClass.MONUMENT)
         poses = [(0.0, 0.0, 0.0)] if plain else [(x, y, t) for x in _NUDGES for y in _NUDGES for t in _TURNS]
         for dx, dy, turn in poses:
             transform = _square_transform(homography, cell, dx, dy, turn)
@@ -490,8 +496,8 @@ def calibrate(
 
 def pieces_layout(board: str = "standard") -> dict[int, classify.Piece]:
     """Where to lay the pieces for the "show me your pieces" step: one tile of each colour, a
-    face-down tile, a catastrophe, the unification tile, every leader of every dynasty and the
-    six monuments, all on empty land so the set-up temples may stay where they are."""
+    catastrophe, the unification tile, every leader of every dynasty and the six monuments, all
+    on empty land so the set-up temples may stay where they are."""
     rivers, temples = geometry.river_cells(board), geometry.start_temple_cells(board)
     free = [c for c in range(CELLS) if c not in rivers and c not in temples]
     layout: dict[int, classify.Piece] = {}
@@ -504,7 +510,9 @@ def pieces_layout(board: str = "standard") -> dict[int, classify.Piece]:
             pair = pairs[len(layout) // 4]
             layout.update({c: classify.Piece(CellClass.MONUMENT, monument=pair) for c in block})
     singles = [classify.Piece(CellClass[f"TILE_{colour.upper()}"]) for colour in COLOURS]
-    singles += [classify.Piece(cls) for cls in (CellClass.FACE_DOWN, CellClass.CATASTROPHE, CellClass.UNIFICATION)]
+    # No face-down tile: in play they only ever lie under a monument, and a land square in a
+    # shadow looks much like one.
+    singles += [classify.Piece(cls) for cls in (CellClass.CATASTROPHE, CellClass.UNIFICATION)]
     singles += [
         classify.Piece(CellClass[f"LEADER_{colour.upper()}"], dynasty=dynasty)
         for colour in COLOURS

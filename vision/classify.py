@@ -27,7 +27,7 @@ import numpy as np
 from vision.reading import CELLS, COLUMNS, ROWS, CellClass, CellReading
 from vision.rectify import PX_PER_SQUARE, cells
 
-MIN_CONFIDENCE = 0.3
+MIN_CONFIDENCE = 0.5
 _RINGS = (0.0, 0.17, 0.3, 0.42, 0.5)  # radii (squares) of centre, middle, rim; corners beyond 0.5
 _INSET = 0.06  # square's edge kept out of the corner region: grid lines and small misalignment
 _SCALE_FLOOR = 0.02  # smallest spread of a feature, so one sharp reference cannot dominate
@@ -353,12 +353,14 @@ def classify(
     return tuple(readings)
 
 
-_MARGIN = 3.0  # feature-spread units between the best class and the next for full confidence
-_FAR = 4.0  # a square further than this from every example looks like nothing we know
+_MARGIN = 0.6  # how much further (as a share) the next class must be for full confidence
+_FAR = 12.0  # a square further than this from every example looks like nothing we know
 
 
 def _confidence(best: np.ndarray, other: np.ndarray) -> np.ndarray:
-    gap = np.clip((other - best) / _MARGIN, 0.0, 1.0)
+    """1 for a square much nearer one class than any other and near enough to it; at 0.5 (the
+    default threshold) the next class is 30 % further away, or the square is far from them all."""
+    gap = np.clip((other / np.maximum(best, 1e-6) - 1) / _MARGIN, 0.0, 1.0)
     familiar = np.clip(_FAR / np.maximum(best, 1e-6), 0.0, 1.0)
     result: np.ndarray = gap * familiar
     return result

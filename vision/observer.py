@@ -13,7 +13,7 @@ from dataclasses import replace
 import numpy as np
 
 from vision import classify, gate, rectify
-from vision.calibration import Calibration, align
+from vision.calibration import MARKER_NAMES, Calibration, align
 from vision.reading import BoardReading, CellClass, ReadStatus
 
 MIN_SIDE = 64  # px: smaller frames cannot show 176 squares
@@ -122,6 +122,15 @@ class Observer:
             return BoardReading(status, time=now, message=alignment.message)
         if alignment.moved:
             self.use(replace(alignment.calibration, rim=self.calibration.rim))
+        hidden = [MARKER_NAMES[i] for i in calibration.markers if i not in alignment.markers]
+        if hidden:  # an arm reaching in over a corner covers its marker, not the rim
+            return BoardReading(
+                ReadStatus.MOVING,
+                board_found=True,
+                hands_in_view=True,
+                time=now,
+                message=f"Something covers the {' and '.join(hidden)} marker: a hand over the board?",
+            )
         if self._hand_over(frame, alignment.calibration):
             return BoardReading(
                 ReadStatus.MOVING,

@@ -2,7 +2,7 @@
 
 Two pictures from the camera over the table: the set-up position (temples with treasures on the
 printed start squares, nothing else), then the same board with the pieces laid out as
-`companion calibrate --layout` shows (one tile of each colour, a face-down tile, a catastrophe,
+`companion calibrate --layout` shows (one tile of each colour, a catastrophe,
 the unification tile, every leader and the six monuments).
 """
 

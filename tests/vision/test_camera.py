@@ -119,9 +119,7 @@ def fake_picamera2(monkeypatch):
     module = types.ModuleType("picamera2")
     module.Picamera2 = FakePicamera2
     libcamera = types.ModuleType("libcamera")
-    libcamera.controls = types.SimpleNamespace(
-        AfModeEnum=types.SimpleNamespace(Manual=0, Auto=1, Continuous=2)
-    )
+    libcamera.controls = types.SimpleNamespace(AfModeEnum=types.SimpleNamespace(Manual=0, Auto=1, Continuous=2))
     monkeypatch.setitem(sys.modules, "picamera2", module)
     monkeypatch.setitem(sys.modules, "libcamera", libcamera)
     return FakePicamera2

@@ -87,12 +87,22 @@ def _cover(frame: np.ndarray, corners: np.ndarray) -> None:
     frame[y0:y1, x0:x1] = 90
 
 
-def test_one_hidden_marker_still_reads_and_says_so() -> None:
+def test_one_hidden_marker_is_taken_for_a_hand_over_the_corner() -> None:
     rendered = synthetic.render(Scene.setup(), size=SIZE)
     frame = rendered.frame.copy()
     _cover(frame, rendered.marker_corners[1])
     reading = Observer(calibrated("classic")).read(frame)
-    assert reading.ok and "top-right marker is hidden" in reading.message
+    assert reading.status is ReadStatus.MOVING and reading.hands_in_view
+    assert "top-right marker" in reading.message
+
+
+def test_one_hidden_marker_still_gives_the_grid() -> None:
+    rendered = synthetic.render(Scene.setup(), size=SIZE, conditions=Conditions(board_shift_mm=(10.0, 8.0)))
+    frame = rendered.frame.copy()
+    _cover(frame, rendered.marker_corners[3])
+    alignment = calib.align(frame, calibrated("classic"))
+    assert alignment.moved and alignment.markers == (0, 1, 2) and alignment.calibration is not None
+    assert np.abs(alignment.calibration.grid_corners() - rendered.grid_corners).max() < 1.0
 
 
 def test_a_moved_board_with_hidden_markers_is_reported() -> None:

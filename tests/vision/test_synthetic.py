@@ -47,9 +47,7 @@ def _patch(rendered, cell: int) -> np.ndarray:
     x, y = geometry.cell_centre_mm(cell)
     quarter = geometry.SQUARE_MM / 4
     corners = np.array([[[x - quarter, y - quarter]], [[x + quarter, y + quarter]]], np.float64)
-    (x0, y0), (x1, y1) = (
-        cv2.perspectiveTransform(corners, rendered.board_to_image).reshape(2, 2).round().astype(int)
-    )
+    (x0, y0), (x1, y1) = cv2.perspectiveTransform(corners, rendered.board_to_image).reshape(2, 2).round().astype(int)
     return rendered.frame[y0:y1, x0:x1]
 
 
@@ -241,9 +239,7 @@ def test_random_conditions_keep_the_markers_readable():
     for i in range(6):
         conditions = random_conditions(rng)
         pose = random_pose(rng)
-        rendered = render(
-            Scene.setup(), pose=pose, conditions=conditions, seed=i, style=("classic", "modern")[i % 2]
-        )
+        rendered = render(Scene.setup(), pose=pose, conditions=conditions, seed=i, style=("classic", "modern")[i % 2])
         found = {m.id for m in _our_markers(rendered.frame)}
         assert found == {0, 1, 2, 3}, conditions.notes
 
@@ -327,9 +323,7 @@ def test_modern_tiles_are_mostly_grey_and_classic_ones_solid():
 
 def test_a_monument_covers_its_two_by_two():
     block = (LAND_CELL, LAND_CELL + 1, LAND_CELL + COLUMNS, LAND_CELL + COLUMNS + 1)
-    scene = Scene.setup().with_cells(
-        {c: CellTruth(CellClass.MONUMENT, monument=("red", "blue")) for c in block}
-    )
+    scene = Scene.setup().with_cells({c: CellTruth(CellClass.MONUMENT, monument=("red", "blue")) for c in block})
     with_monument = top_down(scene, "classic", PPS)
     empty = top_down(Scene.setup(), "classic", PPS)
     for cell in block:
