@@ -60,16 +60,25 @@ def _grain(shape: tuple[int, int], rng: np.random.Generator) -> np.ndarray:
     return rng.normal(0, 1, shape).astype(np.float32)
 
 
-def _paint(shape: tuple[int, int], colour: tuple[int, int, int], variation: np.ndarray) -> np.ndarray:
+def _paint(colour: tuple[int, int, int], variation: np.ndarray) -> np.ndarray:
     """A colour modulated by a brightness variation (float, about -1..1)."""
     base = np.array(colour, dtype=np.float32)
     out = base[None, None, :] * (1 + 0.1 * variation[..., None])
     return out
 
 
-@lru_cache(maxsize=16)
-def board_art(river: frozenset[int], corners: frozenset[int], style: str, px_per_square: int) -> np.ndarray:
-    """The printed board, border included, without pieces or markers (cached, read-only)."""
+@lru_cache(maxsize=12)
+def board_art(
+    river: frozenset[int], corners: frozenset[int], style: str, px_per_square: int, markers: bool = False
+) -> np.ndarray:
+    """The printed board, border included, without pieces; with the marker cards laid at the
+    grid's corners if `markers` (cached, read-only)."""
+    if markers:
+        return _frozen(_add_markers(board_art(river, corners, style, px_per_square), px_per_square))
+    return _printed_board(river, corners, style, px_per_square)
+
+
+def _printed_board(river: frozenset[int], corners: frozenset[int], style: str, px_per_square: int) -> np.ndarray:
     _check_style(style)
     s = px_per_square
     m = round(geometry.MARGIN_MM / geometry.SQUARE_MM * s)
@@ -78,12 +87,12 @@ def board_art(river: frozenset[int], corners: frozenset[int], style: str, px_per
     rng = np.random.default_rng(1234)  # the same print every time
     mottle = _smooth_noise((h, w), 24, rng) * 0.6 + _smooth_noise((h, w), 90, rng) * 0.3
     grain = _grain((h, w), rng)
-    land = _paint((h, w), LAND[style], mottle + 0.25 * grain)
+    land = _paint(LAND[style], mottle + 0.25 * grain)
     # Faint printed terrain lines wandering over the land, as on the real board's art.
     terrain = _smooth_noise((h, w), 14, rng)
     lines = np.abs(np.sin(terrain * 9)) < 0.06
     land[lines] *= 0.88
-    water = _paint((h, w), RIVER[style], 0.7 * mottle + 0.25 * grain)
+    water = _paint(RIVER[style], 0.7 * mottle + 0.25 * grain)
     # Ripples: bright wavy streaks that follow the paper, so river squares are not flat either.
     yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
     ripple = np.sin((yy + 3 * np.sin(xx / (0.21 * s))) / (0.09 * s)) * np.sin(xx / (0.37 * s) + yy / (0.8 * s))
@@ -98,7 +107,7 @@ def board_art(river: frozenset[int], corners: frozenset[int], style: str, px_per
     image[river_mask] = water[river_mask]
 
     # The border: a darker printed frame with the column letters and row numbers.
-    frame = _paint((h, w), BORDER[style], mottle + 0.3 * grain)
+    frame = _paint(BORDER[style], mottle + 0.3 * grain)
     border_mask = np.ones((h, w), bool)
     border_mask[m:-m, m:-m] = False
     image[border_mask] = frame[border_mask]
@@ -172,7 +181,7 @@ def board_art(river: frozenset[int], corners: frozenset[int], style: str, px_per
     return _frozen(out)
 
 
-def add_markers(board: np.ndarray, px_per_square: int) -> np.ndarray:
+def _add_markers(board: np.ndarray, px_per_square: int) -> np.ndarray:
     """A copy of the board with the four marker cards laid at the grid corners."""
     out = board.copy()
     per_mm = px_per_square / geometry.SQUARE_MM
@@ -363,7 +372,8 @@ def _relief(bgr: np.ndarray, height: np.ndarray, strength: float = 1.0) -> np.nd
     gy, gx = np.gradient(blurred)
     light = -(gx + gy) * size * 0.35 * strength
     out = bgr.astype(np.float32) * (1 + np.clip(light, -0.35, 0.35)[..., None])
-    return np.clip(out, 0, 255).astype(np.uint8)
+    lit: np.ndarray = np.clip(out, 0, 255).astype(np.uint8)
+    return lit
 
 
 def _tile_base(size: int, colour: tuple[int, int, int]) -> tuple[np.ndarray, np.ndarray, float]:
@@ -528,6 +538,20 @@ def _monument(style: str, colours: tuple[str, str], size: int) -> tuple[np.ndarr
     return _relief(bgr, height, 1.2), cover
 
 
+# How high each piece stands, as the camera's parallax sees it (mm; for tall pieces about half
+# their height, since the camera sees their whole side from base to top).
+_HEIGHTS_MM = {
+    "classic": {"tile": 2.0, "leader": 3.0, "treasure": 6.0, "monument": 12.0},
+    "modern": {"tile": 3.0, "leader": 15.0, "treasure": 7.0, "monument": 16.0},
+}
+
+
+def height_mm(style: str, kind: str) -> float:
+    """How far a piece (a sprite kind) stands above the board, for parallax."""
+    heights = _HEIGHTS_MM[style]
+    return heights.get(kind.split("-")[0], heights["tile"])
+
+
 @lru_cache(maxsize=512)
 def sprite(style: str, kind: str, px_per_square: int) -> Sprite:
     """A piece sprite, cached. kind: `tile-red`, `face-down`, `catastrophe`, `treasure`,
@@ -554,3 +578,23 @@ def sprite(style: str, kind: str, px_per_square: int) -> Sprite:
     else:
         raise ValueError(f"no sprite for {kind!r}")
     return _with_shadow(bgr, cover, size)
+
+
+@lru_cache(maxsize=1024)
+def turned(style: str, kind: str, px_per_square: int, angle: int) -> Sprite:
+    """A piece sprite turned by `angle` degrees about its centre, on a canvas grown just enough
+    to hold its corners (cached: hands put pieces down at a few angles over and over)."""
+    base = sprite(style, kind, px_per_square)
+    if angle % 360 == 0:
+        return base
+    size = base.alpha.shape[0]
+    a = np.radians(angle)
+    round_piece = kind.startswith("leader")  # a disc loses only its empty corners
+    spread = 0.0 if round_piece else size * (abs(np.sin(a)) + abs(np.cos(a)) - 1) / 2
+    pad = int(np.ceil(spread))
+    out = (size + 2 * pad, size + 2 * pad)
+    turn = cv2.getRotationMatrix2D((size / 2 - 0.5, size / 2 - 0.5), angle, 1.0)
+    turn[:, 2] += pad
+    bgr = cv2.warpAffine(base.bgr, turn, out, flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+    alpha = cv2.warpAffine(base.alpha, turn, out, flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_CONSTANT)
+    return Sprite(_frozen(bgr), _frozen(alpha))

@@ -10,6 +10,7 @@ already delivered in full), so the frame that is read is the frame the motion ch
 from __future__ import annotations
 
 import abc
+import contextlib
 import math
 from collections import deque
 from pathlib import Path
@@ -157,7 +158,7 @@ class OpenCVCamera(Camera):
         return f"the USB camera number {self.source}" if self._live else f"the video {self.source}"
 
     def start(self) -> None:
-        if not self._live and not Path(self.source).is_file():
+        if not self._live and not Path(str(self.source)).is_file():
             raise CameraError(f"There is no video file at {self.source}.")
         capture = cv2.VideoCapture(self.source if self._live else str(self.source))
         if not capture.isOpened():
@@ -284,6 +285,7 @@ class PiCamera(Camera):
         lens_position: float | None = None,
         frame_rate: float = 10.0,
         settle_frames: int = 60,
+        timeout_s: float = 3.0,
     ) -> None:
         self.camera_number = camera_number
         self.size = size
@@ -291,6 +293,7 @@ class PiCamera(Camera):
         self.lens_position = lens_position
         self.frame_rate = frame_rate
         self.settle_frames = settle_frames
+        self.timeout_s = timeout_s  # a camera that sends nothing for this long has gone
         self.locked: dict[str, Any] = {}  # the exposure and colour gains in use, for calibration files
         self._camera: Any = None
         self._small_size: tuple[int, int] = (0, 0)
@@ -314,9 +317,11 @@ class PiCamera(Camera):
             self._configure()
             camera.start()
             self._settle_and_lock()
-        except (RuntimeError, OSError) as error:
+        except (RuntimeError, OSError, TimeoutError) as error:
             self.close()
-            raise CameraError(f"The Raspberry Pi camera could not be started ({error}).") from error
+            raise CameraError(
+                "The Raspberry Pi camera could not be started. Check its ribbon cable, then restart."
+            ) from error
 
     def _full_field_mode(self) -> dict[str, Any] | None:
         """The sensor mode to use: the smallest one that still sees the whole field (binned, so
@@ -365,7 +370,7 @@ class PiCamera(Camera):
         steady = 0
         metadata: dict[str, Any] = {}
         for _ in range(self.settle_frames):
-            metadata = self._camera.capture_metadata()
+            metadata = self._wait(self._camera.capture_metadata(wait=False))
             now = (float(metadata["ExposureTime"]), float(metadata["AnalogueGain"]))
             close = previous is not None and all(
                 math.isclose(a, b, rel_tol=0.02) for a, b in zip(now, previous, strict=True)
@@ -376,11 +381,12 @@ class PiCamera(Camera):
                 break
         self.locked = {
             "AeEnable": False,
-            "AwbEnable": False,
             "ExposureTime": int(metadata["ExposureTime"]),
             "AnalogueGain": float(metadata["AnalogueGain"]),
-            "ColourGains": tuple(float(g) for g in metadata["ColourGains"]),
         }
+        if "ColourGains" in metadata:  # absent on monochrome sensors
+            self.locked["AwbEnable"] = False
+            self.locked["ColourGains"] = tuple(float(g) for g in metadata["ColourGains"])
         self._camera.set_controls(self.locked)
 
     def autofocus(self) -> float | None:
@@ -394,11 +400,11 @@ class PiCamera(Camera):
         try:
             camera.set_controls({"AfMode": libcamera_controls.AfModeEnum.Auto})
             camera.autofocus_cycle()
-            position = camera.capture_metadata().get("LensPosition")
+            position = self._wait(camera.capture_metadata(wait=False)).get("LensPosition")
             if position is None:
                 return None
             camera.set_controls({"AfMode": libcamera_controls.AfModeEnum.Manual, "LensPosition": float(position)})
-        except (RuntimeError, OSError) as error:
+        except (RuntimeError, OSError, TimeoutError) as error:
             raise CameraError("The camera stopped answering while focusing. Check its cable.") from error
         self.lens_position = float(position)
         return self.lens_position
@@ -408,27 +414,30 @@ class PiCamera(Camera):
             raise CameraError("The camera has not been started.")
         return self._camera
 
-    def capture(self) -> np.ndarray:
+    def _wait(self, job: Any) -> Any:
+        """The result of an asynchronous picamera2 call, or TimeoutError if no frame comes."""
+        return self._require().wait(job, timeout=self.timeout_s)
+
+    def _grab(self, stream: str) -> np.ndarray:
         camera = self._require()
         try:
-            frame = camera.capture_array("main")
-        except (RuntimeError, OSError) as error:
+            array: np.ndarray = self._wait(camera.capture_array(stream, wait=False))
+        except (RuntimeError, OSError, TimeoutError) as error:
             raise CameraError("The Raspberry Pi camera stopped sending pictures. Check its ribbon cable.") from error
+        return array
+
+    def capture(self) -> np.ndarray:
+        frame = self._grab("main")
         return np.ascontiguousarray(frame[..., :3])  # RGB888 is B, G, R in memory: already OpenCV's order
 
     def capture_small(self) -> np.ndarray:
-        camera = self._require()
-        try:
-            yuv = camera.capture_array("lores")
-        except (RuntimeError, OSError) as error:
-            raise CameraError("The Raspberry Pi camera stopped sending pictures. Check its ribbon cable.") from error
+        yuv = self._grab("lores")
         w, h = self._small_size
         return np.ascontiguousarray(yuv[:h, :w])  # the Y plane: YUV420 rows start with the luminance
 
     def close(self) -> None:
         camera, self._camera = self._camera, None
         if camera is not None:
-            try:
+            with contextlib.suppress(RuntimeError, OSError):  # a camera that has gone cannot stop
                 camera.stop()
-            finally:
-                camera.close()
+            camera.close()

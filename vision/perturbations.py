@@ -169,8 +169,9 @@ def _fixed(points: np.ndarray) -> np.ndarray:
 
 def _light(
     conditions: Conditions, size: tuple[int, int], hand_mask: np.ndarray | None
-) -> tuple[np.ndarray, np.ndarray]:
-    """Per-pixel gain (H×W×3) and added glare (H×W×1), both float32, computed coarse and scaled up."""
+) -> tuple[np.ndarray, np.ndarray | None]:
+    """Per-pixel gain (H×W×3 uint8, 128 = unchanged) and added glare (H×W×3 uint8, None without
+    glare), computed on a coarse grid and scaled up."""
     w, h = size
     cw, ch = max(2, w // _COARSE), max(2, h // _COARSE)
     yy, xx = np.mgrid[0:ch, 0:cw].astype(np.float32)
@@ -201,7 +202,7 @@ def _light(
         if hand_mask is not None and hand_mask.any():
             # Hands hover a few cm over the board: their shadow falls offset and soft.
             small = cv2.resize(hand_mask.astype(np.float32), (cw, ch), interpolation=cv2.INTER_AREA)
-            shift = np.float32([[1, 0, cw * 0.025], [0, 1, ch * 0.035]])
+            shift = np.array([[1, 0, cw * 0.025], [0, 1, ch * 0.035]], np.float32)
             moved = cv2.warpAffine(small, shift, (cw, ch))
             shade = np.maximum(shade, 0.45 * cv2.GaussianBlur(moved, (0, 0), max(1.0, cw / 120)))
         gain *= 1 - shade
@@ -217,7 +218,8 @@ def _light(
         r2 = ((xx + 0.5) / cw - g.x) ** 2 + (((yy + 0.5) / ch - g.y) * h / w) ** 2  # in frame widths
         glare = np.clip(255 * g.strength * np.exp(-r2 / (2 * (g.radius / 2) ** 2)), 0, 255).astype(np.uint8)
         full_glare = cv2.resize(cv2.merge([glare, glare, glare]), (w, h), interpolation=cv2.INTER_LINEAR)
-    return cv2.resize(gain3, (w, h), interpolation=cv2.INTER_LINEAR), full_glare
+    full_gain: np.ndarray = cv2.resize(gain3, (w, h), interpolation=cv2.INTER_LINEAR)
+    return full_gain, full_glare
 
 
 @lru_cache(maxsize=2)
@@ -269,7 +271,10 @@ def apply(
         ok, data = cv2.imencode(".jpg", out, [cv2.IMWRITE_JPEG_QUALITY, int(conditions.jpeg_quality)])
         if not ok:
             raise RuntimeError("OpenCV could not encode a JPEG")
-        out = cv2.imdecode(data, cv2.IMREAD_COLOR)
+        decoded = cv2.imdecode(data, cv2.IMREAD_COLOR)
+        if decoded is None:
+            raise RuntimeError("OpenCV could not decode its own JPEG")
+        out = decoded
     return out
 
 
@@ -329,7 +334,7 @@ def random_conditions(rng: np.random.Generator, *, hands: bool = False, bump: bo
     return Conditions(
         blur_sigma=float(rng.uniform(0.4, 1.8)) if maybe(0.6, "blur") else 0.0,
         noise_sigma=float(rng.uniform(1.5, 7)) if maybe(0.8, "noise") else 0.0,
-        jpeg_quality=int(rng.integers(60, 96)) if maybe(0.5, "jpeg") else None,
+        jpeg_quality=int(rng.integers(60, 96)) if maybe(0.35, "jpeg") else None,  # Pi frames are raw; webcams send JPEG
         exposure=float(rng.uniform(0.7, 1.3)),
         light_falloff=float(rng.uniform(0.05, 0.4)) if maybe(0.6, "uneven light") else 0.0,
         light_angle_deg=float(rng.uniform(0, 360)),

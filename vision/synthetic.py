@@ -132,21 +132,31 @@ class CameraPose:
     offset_mm: tuple[float, float] = (0.0, 0.0)  # where the axis meets the table, from the grid centre
     hfov_deg: float = 55.0  # horizontal field of view
 
+    def _axes(self) -> np.ndarray:
+        """Columns: the camera's x, y and viewing direction in table coordinates (z into the table)."""
+        t, y = math.radians(self.tilt_deg), math.radians(self.yaw_deg)
+        tilt = np.array([[1, 0, 0], [0, math.cos(t), -math.sin(t)], [0, math.sin(t), math.cos(t)]])
+        yaw = np.array([[math.cos(y), -math.sin(y), 0], [math.sin(y), math.cos(y), 0], [0, 0, 1]])
+        axes: np.ndarray = yaw @ tilt
+        return axes
+
+    def position_mm(self) -> np.ndarray:
+        """Where the lens is: table millimetres, z negative (above the table)."""
+        forward = self._axes()[:, 2]
+        target = np.array([*self.offset_mm, 0.0])
+        centre: np.ndarray = target - forward * (self.height_mm / forward[2])
+        return centre
+
     def table_to_image(self, size: tuple[int, int]) -> np.ndarray:
         """The 3×3 homography from table millimetres (origin under the grid centre) to pixels."""
         w, h = size
         f = (w / 2) / math.tan(math.radians(self.hfov_deg) / 2)
         k = np.array([[f, 0, w / 2], [0, f, h / 2], [0, 0, 1]])
-        t, y = math.radians(self.tilt_deg), math.radians(self.yaw_deg)
-        tilt = np.array([[1, 0, 0], [0, math.cos(t), -math.sin(t)], [0, math.sin(t), math.cos(t)]])
-        yaw = np.array([[math.cos(y), -math.sin(y), 0], [math.sin(y), math.cos(y), 0], [0, 0, 1]])
-        camera_axes = yaw @ tilt  # columns: the camera's x, y and viewing direction in table coordinates
-        forward = camera_axes[:, 2]  # z points into the table
-        target = np.array([*self.offset_mm, 0.0])
-        centre = target - forward * (self.height_mm / forward[2])
-        rotation = camera_axes.T
+        centre = self.position_mm()
+        rotation = self._axes().T
         translation = -rotation @ centre
-        return k @ np.column_stack([rotation[:, 0], rotation[:, 1], translation])
+        homography: np.ndarray = k @ np.column_stack([rotation[:, 0], rotation[:, 1], translation])
+        return homography
 
 
 @dataclass(frozen=True)
@@ -191,35 +201,14 @@ def _sprite_kind(truth: CellTruth) -> str | None:
 
 
 def _paste(image: np.ndarray, sprite: art.Sprite, x: int, y: int) -> None:
+    """Blends a sprite in with its top-left corner at (x, y); what falls off the image is cut."""
     h, w = sprite.alpha.shape
-    region = image[y : y + h, x : x + w]
-    region[:] = cv2.blendLinear(sprite.bgr, region, sprite.alpha, 1 - sprite.alpha)
-
-
-def _paste_moved(
-    image: np.ndarray,
-    sprite: art.Sprite,
-    x: int,
-    y: int,
-    dx: float,
-    dy: float,
-    angle: float,
-    round_piece: bool,
-) -> None:
-    """Pastes a sprite shifted by (dx, dy) pixels and turned by `angle` degrees about its centre,
-    as a hand puts a piece down: never quite on the square's centre, never quite square."""
-    size = sprite.alpha.shape[0]
-    a = math.radians(angle)
-    # Room for the turned corners and the shift; round pieces lose only their empty corners.
-    spread = 0.0 if round_piece else size * (abs(math.sin(a)) + abs(math.cos(a)) - 1) / 2
-    pad = math.ceil(spread + max(abs(dx), abs(dy))) + 1
-    x0, y0 = max(0, x - pad), max(0, y - pad)
-    x1, y1 = min(image.shape[1], x + size + pad), min(image.shape[0], y + size + pad)
-    turn = cv2.getRotationMatrix2D((size / 2 - 0.5, size / 2 - 0.5), angle, 1.0)
-    turn[:, 2] += (x - x0 + dx, y - y0 + dy)
-    out = (x1 - x0, y1 - y0)
-    bgr = cv2.warpAffine(sprite.bgr, turn, out, flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
-    alpha = cv2.warpAffine(sprite.alpha, turn, out, flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_CONSTANT)
+    x0, y0 = max(0, x), max(0, y)
+    x1, y1 = min(image.shape[1], x + w), min(image.shape[0], y + h)
+    if x1 <= x0 or y1 <= y0:
+        return
+    bgr = sprite.bgr[y0 - y : y1 - y, x0 - x : x1 - x]
+    alpha = sprite.alpha[y0 - y : y1 - y, x0 - x : x1 - x]
     region = image[y0:y1, x0:x1]
     region[:] = cv2.blendLinear(bgr, region, alpha, 1 - alpha)
 
@@ -232,16 +221,18 @@ def top_down(
     markers: bool = False,
     jitter: float = 0.0,
     seed: int = 0,
+    viewpoint: tuple[float, float, float] | None = None,
 ) -> np.ndarray:
     """A clean top-down picture of the whole board, border included: the grid's top-left corner
     is at (MARGIN_MM / SQUARE_MM × px_per_square) pixels from each edge.
 
     `jitter` > 0 places pieces as hands do: off-centre and turned by up to that share of a square
-    (and about 100 × jitter degrees); leaders then face any way."""
+    (and about 100 × jitter degrees); leaders then face any way. `viewpoint` is the camera's
+    position in board millimetres (x, y, height over the board): a camera sees the tops of tall
+    pieces pushed away from the point below it, so each piece is drawn shifted accordingly."""
     if px_per_square < 8:
         raise ValueError("a board picture needs at least 8 pixels per square")
-    board = art.board_art(scene.river, scene.corners, style, px_per_square)
-    image = art.add_markers(board, px_per_square) if markers else board.copy()
+    image = art.board_art(scene.river, scene.corners, style, px_per_square, markers).copy()
     m = round(geometry.MARGIN_MM / geometry.SQUARE_MM * px_per_square)
     rng = np.random.default_rng(seed)
     pieces = [(cell, kind) for cell, truth in enumerate(scene.cells) if (kind := _sprite_kind(truth)) is not None]
@@ -249,16 +240,30 @@ def top_down(
         colours = scene.cells[cell].monument
         assert colours is not None
         pieces.append((cell, f"monument-{colours[0]}-{colours[1]}"))
+    per_mm = px_per_square / geometry.SQUARE_MM
     for cell, kind in pieces:
         row, col = divmod(cell, COLUMNS)
         x, y = m + col * px_per_square, m + row * px_per_square
         sprite = art.sprite(style, kind, px_per_square)
-        if jitter <= 0:
-            _paste(image, sprite, x, y)
-            continue
-        dx, dy = rng.uniform(-jitter, jitter, 2) * px_per_square
-        angle = rng.uniform(0, 360) if kind.startswith("leader") else rng.uniform(-100, 100) * jitter
-        _paste_moved(image, sprite, x, y, float(dx), float(dy), float(angle), kind.startswith("leader"))
+        lean_x, lean_y = 0.0, 0.0
+        if viewpoint is not None:
+            height = art.height_mm(style, kind)
+            size_mm = sprite.alpha.shape[0] / per_mm
+            centre_x, centre_y = (
+                col * geometry.SQUARE_MM + size_mm / 2,
+                row * geometry.SQUARE_MM + size_mm / 2,
+            )
+            lean = height / (viewpoint[2] - height) * per_mm
+            lean_x, lean_y = (centre_x - viewpoint[0]) * lean, (centre_y - viewpoint[1]) * lean
+        if jitter > 0:  # put down by hand: off-centre, a little turned; leaders face any way
+            dx, dy = rng.uniform(-jitter, jitter, 2) * px_per_square
+            leader = kind.startswith("leader")
+            angle = rng.uniform(0, 360) if leader else rng.uniform(-100, 100) * jitter
+            step = 30 if leader else 2  # turned sprites are cached at these steps (degrees)
+            sprite = art.turned(style, kind, px_per_square, step * round(angle / step) % 360)
+            pad = (sprite.alpha.shape[0] - art.sprite(style, kind, px_per_square).alpha.shape[0]) // 2
+            x, y = x - pad + round(dx), y - pad + round(dy)
+        _paste(image, sprite, x + round(lean_x), y + round(lean_y))
     return image
 
 
@@ -275,7 +280,7 @@ def _table(size: tuple[int, int]) -> np.ndarray:
     grain = cv2.resize(rng.normal(0, 1, (base_h // 4, base_w)).astype(np.float32), (base_w, base_h))
     shade = 1 + 0.08 * rings + 0.05 * grain
     table = np.clip(np.array([60, 95, 140], np.float32)[None, None, :] * shade[..., None], 0, 255).astype(np.uint8)
-    out = cv2.resize(table, (w, h), interpolation=cv2.INTER_AREA if w < base_w else cv2.INTER_LINEAR)
+    out: np.ndarray = cv2.resize(table, (w, h), interpolation=cv2.INTER_AREA if w < base_w else cv2.INTER_LINEAR)
     out.flags.writeable = False
     return out
 
@@ -310,7 +315,11 @@ def render(
         raise ValueError(f"a frame of {w}×{h} pixels is too small to render")
     board_to_image = pose.table_to_image(size) @ board_to_table(conditions)
     pps = _art_scale(board_to_image)
-    board = top_down(scene, style, pps, markers=True, jitter=conditions.piece_jitter, seed=seed)
+    to_board = np.linalg.inv(board_to_table(conditions))
+    lens = pose.position_mm()
+    bx, by, bw = to_board @ np.array([lens[0], lens[1], 1.0])
+    viewpoint = (float(bx / bw), float(by / bw), float(-lens[2]))
+    board = top_down(scene, style, pps, markers=True, jitter=conditions.piece_jitter, seed=seed, viewpoint=viewpoint)
 
     per_mm = pps / geometry.SQUARE_MM
     offset = geometry.MARGIN_MM * per_mm - 0.5  # board mm → art pixel centres

@@ -9,6 +9,7 @@ BENCHMARKS = {
     "rules": "companion.app.bench_rules",
     "vision": "companion.app.bench_vision",
     "game": "companion.app.bench_game",
+    "render": "companion.app.bench_render",
 }
 
 

@@ -43,6 +43,9 @@ class Timing:
     repeat_interval: float = 0.12
 
 
+DEFAULT_TIMING = Timing()
+
+
 class ButtonLogic:
     """Debounce, long press and repeat from timed edges. Call `tick` every frame of the main loop.
 
@@ -51,7 +54,7 @@ class ButtonLogic:
     and a RELEASE when it ends.
     """
 
-    def __init__(self, timing: Timing = Timing()) -> None:
+    def __init__(self, timing: Timing = DEFAULT_TIMING) -> None:
         self.timing = timing
         self._raw: dict[Key, bool] = {}  # what the contact says now, bouncing included
         self._level: dict[Key, bool] = {}  # the debounced state
@@ -209,7 +212,7 @@ def keyboard_map() -> dict[int, Key]:
 class Buttons:
     """Main-loop side: button events and keys → UiCommands through one ButtonLogic."""
 
-    def __init__(self, timing: Timing = Timing(), *, clock: Callable[[], float] = time.monotonic) -> None:
+    def __init__(self, timing: Timing = DEFAULT_TIMING, *, clock: Callable[[], float] = time.monotonic) -> None:
         import pygame
 
         self.logic = ButtonLogic(timing)

@@ -4,6 +4,10 @@
 - The Pi without a desktop (SDL's KMSDRM driver): full screen at the panel's native size, no cursor.
 - Tests: `SDL_VIDEODRIVER=dummy` — always with an explicit size (dummy's "full screen" is 1024×768).
 
+A panel mounted turned (`rotation` 90, 180 or 270 degrees clockwise) gets a `Display`: screens are
+drawn upright on `display.surface` at the size the players see, `display.show()` turns the picture
+onto the panel, and `display.pointer(event)` turns touches back.
+
 Touch: SDL reports a finger twice, as FINGER* events (normalised 0..1 coordinates) and as mouse
 events it synthesises from them (`event.touch == True`). We take the mouse events — one path that
 also serves a real mouse on a laptop — and ignore FINGER* entirely, so no touch counts twice.
@@ -33,20 +37,69 @@ def parse_size(text: str) -> tuple[int, int]:
 def open_display(
     size: tuple[int, int] | None = None, *, caption: str = "Tigris & Euphrates companion"
 ) -> Any:
-    """Initialise pygame's display and return the screen surface."""
-    import pygame
+    """Initialise pygame's display and return the screen surface (an upright panel)."""
+    return Display(size, caption=caption).surface
 
-    pygame.display.init()
-    pygame.font.init()
-    driver = pygame.display.get_driver().lower()
-    if driver in FULL_SCREEN_DRIVERS:
-        info = pygame.display.Info()  # before set_mode: the panel's native mode
-        screen = pygame.display.set_mode((info.current_w, info.current_h), pygame.FULLSCREEN)
-        pygame.mouse.set_visible(False)  # a touch panel needs no arrow in the middle of the board
-    else:
-        screen = pygame.display.set_mode(size or LANDSCAPE)
-        pygame.display.set_caption(caption)
-    return screen
+
+class Display:
+    """The screen: a window, or the whole panel under KMSDRM, possibly mounted turned."""
+
+    def __init__(
+        self,
+        size: tuple[int, int] | None = None,
+        *,
+        rotation: int = 0,
+        fullscreen: bool | None = None,
+        caption: str = "Tigris & Euphrates companion",
+    ) -> None:
+        import pygame
+
+        if rotation not in (0, 90, 180, 270):
+            raise ValueError(f"screen rotation {rotation} must be 0, 90, 180 or 270 degrees")
+        pygame.display.init()
+        pygame.font.init()
+        driver = pygame.display.get_driver().lower()
+        if fullscreen is None:
+            fullscreen = driver in FULL_SCREEN_DRIVERS
+        if fullscreen and driver != "dummy":
+            info = pygame.display.Info()  # before set_mode: the panel's native mode
+            self.screen = pygame.display.set_mode((info.current_w, info.current_h), pygame.FULLSCREEN)
+            pygame.mouse.set_visible(False)  # a touch panel needs no arrow in the middle of the board
+        else:
+            panel = size or LANDSCAPE
+            if rotation in (90, 270) and size is not None:
+                panel = (size[1], size[0])  # `size` is what the players see
+            self.screen = pygame.display.set_mode(panel)
+            pygame.display.set_caption(caption)
+        self.rotation = rotation
+        w, h = self.screen.get_size()
+        self.size = (h, w) if rotation in (90, 270) else (w, h)
+        self.surface = self.screen if rotation == 0 else pygame.Surface(self.size)
+
+    def show(self) -> None:
+        """Put the frame drawn on `surface` on the panel."""
+        import pygame
+
+        if self.rotation:
+            # pygame turns counter-clockwise for positive angles.
+            self.screen.blit(pygame.transform.rotate(self.surface, -self.rotation), (0, 0))
+        pygame.display.flip()
+
+    def to_upright(self, pos: tuple[int, int]) -> tuple[int, int]:
+        """A panel pixel → the same point in the upright picture."""
+        x, y = pos
+        w, h = self.size
+        if self.rotation == 90:
+            return y, h - 1 - x
+        if self.rotation == 180:
+            return w - 1 - x, h - 1 - y
+        if self.rotation == 270:
+            return w - 1 - y, x
+        return x, y
+
+    def pointer(self, event: Any) -> Pointer | None:
+        touch = pointer(event)
+        return None if touch is None else Pointer(touch.phase, self.to_upright(touch.pos))
 
 
 @dataclass(frozen=True, slots=True)

@@ -452,7 +452,7 @@ def _place_tile(w: _Work, colour: Colour, cell: int) -> None:
         for _, leader_colour, _ in w.leaders_in(united):
             counts[leader_colour.index] += 1
         wars = tuple(c for c in COLOURS if counts[c.index] == 2)
-        w.emit(EventKind.TILE_PLACED, f"The tile on {cell_name(cell)} unites two kingdoms: it scores nothing",
+        w.emit(EventKind.KINGDOMS_UNITED, f"The tile on {cell_name(cell)} unites two kingdoms: it scores nothing",
                P_WAR, player=seat, cells=(cell,))
         if wars:
             w.unification = cell
@@ -549,7 +549,7 @@ def _catastrophe(w: _Work, cell: int) -> None:
     what = f"destroying the {covered.value} {covered.tile_name} there" if covered else "on an empty square"
     w.emit(EventKind.CATASTROPHE, f"{w.name(seat)} places a catastrophe on {cell_name(cell)}, {what}",
            P_CATASTROPHE, player=seat, colour=covered, cells=(cell,))
-    _exile_leaders_without_temple(w)
+    _exile_leaders_without_temple(w, P_CATASTROPHE)
     _settle(w)
 
 
@@ -664,7 +664,7 @@ def _resolve(w: _Work, conflict: Conflict, defender_committed: int) -> None:
                f"{removed.bit_count()} {colour.value} tile{'s' if removed.bit_count() != 1 else ''} from the board",
                page, player=loser, colour=colour, cells=cells)
         w.score(winner, colour, len(cells), "for the pieces removed in the war", page)
-        _exile_leaders_without_temple(w)
+        _exile_leaders_without_temple(w, P_WAR)
     w.treasure_check = True
     _settle(w)
 
@@ -793,18 +793,19 @@ def _build_monument(w: _Work, monument: Monument, top_left: int) -> None:
     w.emit(EventKind.MONUMENT_BUILT, f"{w.name(w.current)} builds the {monument.value} monument on "
            f"{cell_name(top_left)}: turn the four tiles face down", P_MONUMENT, player=w.current, colour=colour,
            cells=tuple(cells_of(block)))
-    _exile_leaders_without_temple(w)
+    _exile_leaders_without_temple(w, P_MONUMENT)
     _settle(w)
 
 
-def _exile_leaders_without_temple(w: _Work) -> None:
+def _exile_leaders_without_temple(w: _Work, page: int) -> None:
+    """Send home every leader left with no face-up temple beside it (`page`: the rule that took the temple)."""
     temples = w.tiles[RED.index]
     for player in list(w.players):
         for colour, cell in zip(COLOURS, player.leaders, strict=True):
             if cell != NO_CELL and not NEIGHBOURS[cell] & temples:
                 w.set_leader(player.seat, colour, NO_CELL)
                 w.emit(EventKind.LEADER_EXILED, f"{player.name}'s {colour.leader_name} on {cell_name(cell)} has no "
-                       "temple beside it any more and returns to its owner", P_LEADER, player=player.seat,
+                       "temple beside it any more and returns to its owner", page, player=player.seat,
                        colour=colour, cells=(cell,))
 
 
@@ -831,10 +832,13 @@ def _end_turn(w: _Work) -> None:
             short = True
     w.emit(EventKind.HANDS_REFILLED, "Everybody draws back to 6 tiles", amount=w.bag_count)
     treasures = w.treasures.bit_count()
+    # RULES.md 0.6: the game ends when the bag is empty; checked at the end of the turn (section 8).
     if treasures <= 2:
         w.game_over = f"Only {treasures} treasure{'s' if treasures != 1 else ''} remain on the board"
     elif short:
         w.game_over = "The bag could not refill every hand"
+    elif w.bag_count == 0:
+        w.game_over = "The bag is empty"
     if w.game_over is not None:
         w.pending = Pending(PendingKind.GAME_OVER, active)
         w.emit(EventKind.GAME_OVER, f"The game is over: {w.game_over}", P_END)

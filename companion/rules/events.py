@@ -10,6 +10,7 @@ from .pieces import Colour
 
 class EventKind(enum.Enum):
     TILE_PLACED = "tile placed"
+    KINGDOMS_UNITED = "kingdoms united"
     SCORED = "scored"
     LEADER_PLACED = "leader placed"
     LEADER_MOVED = "leader moved"

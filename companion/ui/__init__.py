@@ -3,26 +3,24 @@
 How the controller uses it (one main loop, no threads)::
 
     from companion.ui import screens, Renderer, UiState
-    from companion.hardware.buttons import Buttons, open_gpio_buttons
-    from companion.hardware.display import open_display, pointer
+    from companion.ui.inputs import Inputs
+    from companion.hardware.buttons import open_gpio_buttons
+    from companion.hardware.display import Display
 
-    surface = open_display((800, 480))     # KMSDRM: full screen at the panel's size
-    renderer, buttons = Renderer(), Buttons()
+    display = Display((800, 480), rotation=0)   # KMSDRM: full screen at the panel's size
+    renderer = Renderer()
+    inputs = Inputs(renderer, touches=display.pointer)  # keys, GPIO, touches; long presses, repeats
     gpio = open_gpio_buttons()             # None without GPIO: keyboard and touch still work
     ui = UiState()                         # reset to UiState() whenever the screen changes
 
-    screen = screens.for_state(screens.TableView(game.state, game.config, ui, events))
-    renderer.draw(surface, screen); pygame.display.flip()
-    for event in pygame.event.get():
-        raw = buttons.handle(event)        # GPIO edges and keys → [UiCommand]
-        if (p := pointer(event)) is not None:
-            raw.append(renderer.pointer(p, time.monotonic()))   # touches → UiCommand | None
-    raw += buttons.tick() + [renderer.tick(time.monotonic())]   # long presses, repeats
-    for command in filter(None, raw):
-        command = screen.resolve(command)  # a raw key → what it means on this screen
-        if command is None: continue
-        if (new := ui.apply(command)) is not None: ui = new    # entry, focus, pick, peek
-        else: handle(command)              # ACTION → game.apply(command.value); UNDO; NAV; CHOOSE; TAP; MENU
+    while True:                            # every frame (~30 per second)
+        screen = screens.for_state(screens.TableView(game.state, game.config, ui, events))
+        renderer.draw(display.surface, screen); display.show()  # redraw only when `screen` changed
+        for command in inputs.commands(pygame.event.get()):
+            command = screen.resolve(command)  # a raw key → what it means on this screen
+            if command is None: continue
+            if (new := ui.apply(command)) is not None: ui = new    # entry, focus, pick, peek
+            else: handle(command)          # ACTION → game.apply(command.value); UNDO; NAV; CHOOSE; TAP; MENU
 
 Commands (`UiCommand`, in `commands`): KEY (up/+, down/−, OK, back, menu; `long` for a long press),
 RELEASE (a long-pressed button let go: ends a peek at hidden scores),
@@ -41,7 +39,9 @@ Screens (each a pure function returning a `Screen`):
 - `messages`: `mismatch` (squares that differ, the rule broken, put it right / correct a misread /
   take back), `correct`, `message`, `resuming`, `disk_full`, `camera_lost`, `error`.
 
-`python -m companion.ui.gallery OUTDIR` saves every screen at 800×480 and 720×1280.
+`python -m companion.ui.gallery OUTDIR` saves every screen at 800×480 and 720×1280;
+`python -m companion.ui.gallery --show [--size 720x1280] [--rotation 90]` browses them on the display
+with touch, keys and GPIO buttons, printing every command (a check of the panel and the wiring).
 The renderer modules import pygame; `commands`, `model`, `board`, `screens`, `wizard`, `messages` do not.
 """
 

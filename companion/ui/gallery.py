@@ -11,6 +11,7 @@ import random
 import sys
 from collections.abc import Callable, Sequence
 from datetime import datetime
+from functools import lru_cache
 from pathlib import Path
 
 from companion.hardware.display import LANDSCAPE, PORTRAIT
@@ -68,8 +69,9 @@ def view(found: Found, **fields: object) -> TableView:
     return TableView(game.state, game.config, events=events, **fields)  # type: ignore[arg-type]
 
 
-def gallery() -> list[Screen]:
-    """One of every screen, filled from real game situations."""
+@lru_cache(maxsize=1)
+def gallery() -> tuple[Screen, ...]:
+    """One of every screen, filled from real game situations (computed once: screens are frozen)."""
     mid = play_until(lambda game, events: game.pending.kind is PendingKind.ACTION and game.state.turn >= 12)
     revolt = play_until(conflict(lambda c: c.kind == "revolt"))
     war = play_until(conflict(lambda c: c.kind == "war" and c.attacker_committed is not None))
@@ -106,13 +108,13 @@ def gallery() -> list[Screen]:
         illegal = error
     found += [
         messages.mismatch(game.state, (0, 1, 16), illegal),
-        messages.mismatch(game.state, (0,), None, UiState(pick=0)),
+        messages.mismatch(game.state, (0, 1, 16), illegal, UiState(pick=1)),
         messages.resuming(datetime(2026, 11, 28, 20, 14), 37),
         messages.disk_full(),
         messages.camera_lost(),
         messages.error(illegal),
     ]
-    return found
+    return tuple(found)
 
 
 def file_name(screen: Screen, index: int, size: tuple[int, int]) -> str:
@@ -137,14 +139,88 @@ def save(outdir: Path, sizes: Sequence[tuple[int, int]] = SIZES) -> list[Path]:
     return saved
 
 
+def show(size: tuple[int, int], rotation: int = 0, *, frames: int | None = None,
+         say: Callable[[str], None] = print) -> None:
+    """Browse the screens on the real display with the real inputs: a check of the panel, the touch
+    and the button wiring. Every command is printed; the menu button (or M) goes to the next screen."""
+    import dataclasses
+
+    import pygame
+
+    from companion.hardware.buttons import open_gpio_buttons
+    from companion.hardware.display import Display
+
+    from .commands import Verb
+    from .inputs import Inputs
+    from .render import Renderer
+
+    display = Display(size, rotation=rotation)
+    renderer = Renderer()
+    inputs = Inputs(renderer, touches=display.pointer)
+    gpio = open_gpio_buttons()
+    shots, index, ui = gallery(), 0, UiState()
+    clock = pygame.time.Clock()
+    say(f"{len(shots)} screens at {display.size[0]}x{display.size[1]}: menu (or M) for the next one, "
+        "close the window or press Ctrl+C to stop")
+    try:
+        while frames is None or frames > 0:
+            screen = shots[index]
+            if ui.focus is not None and screen.buttons:
+                screen = dataclasses.replace(screen, focus=ui.focus % len(screen.buttons))
+            if ui.entry is not None and screen.stepper is not None:
+                screen = dataclasses.replace(screen, stepper=dataclasses.replace(screen.stepper, value=ui.entry))
+            renderer.draw(display.surface, screen)
+            display.show()
+            events = pygame.event.get()
+            if any(event.type == pygame.QUIT for event in events):
+                break
+            for raw in inputs.commands(events):
+                command = screen.resolve(raw)
+                say(f"{screen.name}: {raw} → {command}")
+                if command is not None and command.verb is Verb.MENU:
+                    index, ui = (index + 1) % len(shots), UiState()
+                elif command is not None:
+                    ui = ui.apply(command) or ui
+            clock.tick(30)
+            if frames is not None:
+                frames -= 1
+    finally:
+        if gpio is not None:
+            gpio.close()
+        pygame.display.quit()
+
+
+def size_argument(text: str) -> tuple[int, int]:
+    import argparse
+
+    from companion.hardware.display import parse_size
+
+    try:
+        return parse_size(text)
+    except ValueError as error:
+        raise argparse.ArgumentTypeError(str(error)) from None
+
+
 def main(argv: Sequence[str] | None = None) -> int:
-    args = list(sys.argv[1:] if argv is None else argv)
-    if len(args) != 1 or args[0].startswith("-"):
-        print("usage: python -m companion.ui.gallery OUTDIR   (saves every screen at 800x480 and 720x1280)")
-        return 2
+    import argparse
+
+    parser = argparse.ArgumentParser(
+        prog="python -m companion.ui.gallery",
+        description="Save every screen as PNG at 800x480 and 720x1280, or browse them on this display.")
+    parser.add_argument("outdir", nargs="?", type=Path, help="folder for the screenshots")
+    parser.add_argument("--show", action="store_true", help="browse the screens with touch, keys and buttons")
+    parser.add_argument("--size", type=size_argument, default=LANDSCAPE, help="window size for --show (800x480)")
+    parser.add_argument("--rotation", type=int, default=0, choices=(0, 90, 180, 270),
+                        help="degrees the panel is turned, for --show")
+    args = parser.parse_args(sys.argv[1:] if argv is None else argv)
+    if args.show:
+        show(args.size, args.rotation)
+        return 0
+    if args.outdir is None:
+        parser.error("give a folder for the screenshots, or --show")
     os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
-    paths = save(Path(args[0]))
-    print(f"{len(paths)} screenshots in {args[0]}")
+    paths = save(args.outdir)
+    print(f"{len(paths)} screenshots in {args.outdir}")
     return 0
 
 

@@ -61,6 +61,10 @@ def correct(state: GameState, cell: int, differ: Sequence[int] = (), ui: UiState
             label, colour = piece.capitalize(), ""
         buttons.append(Button(label, UiCommand.choose("correct", f"{cell_name(cell)} {piece}"),
                               colour=colour or None))
+    others = sorted(set(differ) - {cell})
+    if others:  # without a touch, the buttons still reach every marked square
+        following = next((c for c in others if c > cell), others[0])
+        buttons.append(Button(f"Next marked: {cell_name(following)}", UiCommand.pick(following)))
     return Screen(
         name="correct", title=f"What stands on {cell_name(cell)}?", status=_turn(state),
         lines=("Tap another square to change it.",),

@@ -17,7 +17,7 @@ from companion.hardware.display import Pointer
 
 from .boardpic import LAND, board_rect, cell_at, draw_board, draw_mark
 from .commands import MENU, UiCommand
-from .model import Chip, MarkKind, Screen, Stepper, Table
+from .model import BoardView, Chip, MarkKind, Screen, Stepper, Table
 from .style import (
     ACCENT,
     BACKGROUND,
@@ -77,6 +77,7 @@ class Renderer:
         self.texts: list[Text] = []
         self.board: pygame.Rect | None = None
         self._down: tuple[Target, float, tuple[int, int]] | None = None
+        self._picture: tuple[BoardView, tuple[int, int], Any] | None = None
         self._held = False
 
     # -- touches -----------------------------------------------------------------------------------
@@ -149,7 +150,7 @@ class Renderer:
             else:
                 area = pygame.Rect(left.x, left.y, left.width, left.height - help_h - round(30 * unit))
             self.board = board_rect(area)
-            draw_board(surface, self.board, screen.board)
+            self._board_picture(surface, self.board, screen.board)
             if screen.board.tappable:
                 self.targets.append(Target(self.board, None))
             legend = pygame.Rect(self.board.x, self.board.bottom + pad // 2, self.board.width, round(24 * unit))
@@ -175,14 +176,24 @@ class Renderer:
         self._content(surface, content, screen, unit, pad)
         self._buttons(surface, buttons_rect, screen, unit, pad)
 
+    def _board_picture(self, surface: Any, rect: pygame.Rect, board: BoardView) -> None:
+        """The board is most of the drawing work (a Pi 4 is 4–6× slower): redraw it only when it changed."""
+        if self._picture is None or self._picture[:2] != (board, rect.size):
+            image = pygame.Surface(rect.size)
+            draw_board(image, image.get_rect(), board)
+            self._picture = (board, rect.size, image)
+        surface.blit(self._picture[2], rect)
+
     def _split_buttons(
         self, screen: Screen, left: pygame.Rect, right: pygame.Rect, portrait: bool, unit: float, pad: int
     ) -> tuple[pygame.Rect, pygame.Rect]:
         count = len(screen.buttons)
         if portrait:
-            row = round(64 * unit)
+            row = round((64 if count <= 4 else 52) * unit)  # many choices: lower buttons, room for the prompt
             columns = 1 if count <= 4 else 2
             rows = -(-count // columns) if count else 0
+            if rows:  # leave the prompt at least 40 % of the room, with buttons no lower than a finger
+                row = max(MIN_TARGET + 4, min(row, (right.height * 6 // 10 - (rows - 1) * pad) // rows))
             height = rows * row + max(0, rows - 1) * pad
             buttons = pygame.Rect(right.x, right.bottom - height, right.width, height)
             return buttons, pygame.Rect(right.x, right.y, right.width, right.height - height - pad)
@@ -204,7 +215,10 @@ class Renderer:
 
     def _paragraphs(self, surface: Any, lines: tuple[str, ...], box: pygame.Rect, size: int,
                     colour: Any = PAPER) -> int:
-        if not lines or box.height <= 0:
+        if not lines:
+            return 0
+        if box.height <= 0:  # no room at all: record it, so the layout tests fail loudly
+            self.texts += [Text(line, pygame.Rect(box.x, box.y, 1, 1), box) for line in lines]
             return 0
         size, wrapped = fit_paragraphs(lines, size, box.width, box.height)
         y = box.y

@@ -29,6 +29,7 @@ from companion.rules import (
 from .board import board_view, marks, snap_taps
 from .commands import UNDO, UiCommand
 from .model import (
+    DYNASTY_LETTERS,
     LEADER_WORDS,
     NO_UI,
     TILE_WORDS,
@@ -147,6 +148,7 @@ def turn(view: TableView) -> Screen:
     seat = state.pending.player
     lines = ["Place a tile, position a leader or play a catastrophe on the board: the camera sees it."]
     lines += [event.text for event in view.events if event.kind in (EventKind.SCORED, EventKind.LEADER_EXILED)]
+    lines.append("Leaders: " + " · ".join(f"{DYNASTY_LETTERS.get(p.dynasty, '?')} {p.name}" for p in state.players))
     buttons = (
         Button("Swap tiles", UiCommand.nav("swap")),
         Button("Pass", UiCommand.action("pass")),
@@ -290,7 +292,7 @@ def monument(view: TableView) -> Screen:
         lines = (f"{who} may build a monument on the four {tile_words} at {cell_name(block)}: "
                  "they turn face down. Which monument?",)
         taps = ()
-        board = picture(view, marks(MarkKind.OPTION, (block,)))
+        board = picture(view, marks(MarkKind.OPTION, (block, block + 1, block + 16, block + 17)))
     return _screen(
         view.ui, name="monument", title="Build a monument?", status=status(state), lines=lines, buttons=buttons,
         board=board, taps=taps, back=UiCommand.pick(-1) if len(blocks) > 1 and block is not None else None,
@@ -350,19 +352,18 @@ def scores(view: TableView) -> Screen:
     rows: list[tuple[Cell, ...]] = []
     for p in state.players:
         if open_ or view.ui.peek == p.seat:
-            rows.append((f"{p.name}", *(Chip(c.value, str(n)) for c, n in zip(Colour, p.points, strict=True))))
+            points = (Chip(c.value, str(n)) for c, n in zip(Colour, p.points, strict=True))
+            rows.append((p.name, *points, str(p.treasures)))
         else:
-            rows.append((f"{p.name}", "hidden", "", "", ""))
+            rows.append((p.name, "hidden", "", "", "", ""))  # treasures too: they sit behind the screen
     buttons = () if open_ else tuple(
         Button(f"{p.name}: hold to peek", UiCommand.nav("scores"), hold=UiCommand.peek(p.seat))
         for p in state.players
     )
-    treasures = ", ".join(f"{p.name} {p.treasures}" for p in state.players)
     return _screen(
         view.ui, name="scores", title="Scores", status=status(state),
-        lines=(("Open scores." if open_ else "Hidden scores: hold your seat's button to see your own.")
-               + f" Treasures: {treasures}.",),
-        table=Table(_colour_header(), tuple(rows)),
+        lines=("Open scores." if open_ else "Hidden scores: hold your seat's button to see your own.",),
+        table=Table((*_colour_header(), "treasures"), tuple(rows)),
         buttons=(*buttons, Button("Close", CLOSE, primary=True)), back=CLOSE,
         help=Help("At the end your weakest colour is your score; treasures fill your weakest colours.", P_END),
     )
@@ -379,7 +380,7 @@ def tally(scores_: Sequence[PlayerScore], *, reason: str = "") -> Screen:
         rows.append((f"{s.rank}. {s.name}", *cells, str(s.score)))
     lines = [reason + "." if reason else "Final tally."]
     for s in ranked:
-        weakest = Colour(list(Colour)[s.final.index(min(s.final))].value)
+        weakest = list(Colour)[s.final.index(min(s.final))]
         treasure = (f"{s.treasures} treasure{'s' if s.treasures != 1 else ''} on "
                     + ", ".join(f"{TILE_WORDS[c.value]} +{n}" for c, n in zip(Colour, s.spread, strict=True) if n)
                     if s.treasures else "no treasures")

@@ -166,9 +166,11 @@ def manual_tally(draft: ManualTally, ui: UiState = NO_UI) -> Screen:
         (n, *(str(v) for v in values)) for n, values in zip(draft.names, draft.values, strict=True)
     )
     header: tuple[Cell, ...] = ("", *(Chip(c.value, TILE_WORDS[c.value]) for c in COLOURS), "treasures")
-    buttons = (Button("Next", UiCommand.nav("next"), primary=True),
-               Button("Previous", UiCommand.nav("previous")),
-               Button("Show the result", UiCommand.nav("tally")))
+    # With the up/down buttons busy with the number, OK must lead everywhere: to the result at the end.
+    last = draft.field == len(draft.names) * len(FIELDS) - 1
+    result = Button("Show the result", UiCommand.nav("tally"), primary=last)
+    previous = Button("Previous", UiCommand.nav("previous"))
+    buttons = (result, previous) if last else (Button("Next", UiCommand.nav("next"), primary=True), previous, result)
     focus = ui.focus % len(buttons) if ui.focus is not None else 0
     return Screen(
         name="manual_tally", title=f"{draft.names[seat]}: {label}", status="Tally by hand",

@@ -37,11 +37,15 @@ def test_sigkill_at_random_moments(tmp_path):
     for kill in range(KILLS):
         player = subprocess.Popen([sys.executable, str(PLAYER), str(tmp_path), str(kill)],
                                   stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env, cwd=REPO)
-        # Wait until it is playing (its first line), so no kill lands while Python is still starting,
-        # however loaded the machine; then pull the plug at a random moment of the game.
-        assert player.stdout is not None
-        first = player.stdout.readline()
-        time.sleep(rng.uniform(0.0, 0.3))
+        first = ""
+        if kill % 5:
+            # Mostly mid-game: once the game is resumed or started, at a random moment of play.
+            assert player.stdout is not None
+            first = player.stdout.readline()
+            time.sleep(rng.uniform(0.0, 0.25))
+        else:
+            # Now and then while it is starting up, resuming or cutting a record.
+            time.sleep(rng.uniform(0.0, 0.4))
         player.send_signal(signal.SIGKILL)
         out, err = player.communicate(timeout=30)
         assert player.returncode == -signal.SIGKILL, err
@@ -61,5 +65,6 @@ def test_sigkill_at_random_moments(tmp_path):
             # Nothing acknowledged is lost: the record holds it, or a newer game replaced it.
             assert name != newest.name or int(seq) <= lines, f"kill {kill}: line {seq} was lost"
             acknowledged_total += len(acknowledged)
-    # Every kill fell while a game was being played (each run acknowledged at least its start line).
-    assert acknowledged_total >= KILLS
+    # Most kills fell while a game was being played (no timing assumption: each of those runs had
+    # acknowledged at least its start line before the plug was pulled).
+    assert acknowledged_total >= KILLS - KILLS // 5

@@ -56,3 +56,31 @@ def test_right_button_and_hover_are_not_touches(display: None) -> None:
     assert pointer(hover) is None
     drag = pygame.event.Event(pygame.MOUSEMOTION, pos=(6, 5), rel=(1, 0), buttons=(1, 0, 0), touch=False)
     assert pointer(drag) == Pointer("move", (6, 5))
+
+
+@pytest.mark.parametrize("rotation", [90, 180, 270])
+def test_a_panel_mounted_turned_shows_the_picture_upright_and_turns_touches_back(
+    display: None, rotation: int
+) -> None:
+    from companion.hardware.display import Display
+
+    screen = Display(LANDSCAPE, rotation=rotation)
+    assert screen.surface.get_size() == LANDSCAPE
+    panel = (480, 800) if rotation in (90, 270) else LANDSCAPE
+    assert pygame.display.get_surface().get_size() == panel
+    screen.surface.fill((0, 0, 0))
+    screen.surface.set_at((10, 20), (255, 0, 0))  # near the top-left corner of the upright picture
+    screen.show()
+    shown = pygame.display.get_surface()
+    lit = [(x, y) for x in range(panel[0]) for y in range(panel[1]) if shown.get_at((x, y))[0] > 128]
+    assert len(lit) == 1
+    assert screen.to_upright(lit[0]) == (10, 20)
+    tap = pygame.event.Event(pygame.MOUSEBUTTONDOWN, pos=lit[0], button=1, touch=True)
+    assert screen.pointer(tap) == Pointer("down", (10, 20))
+
+
+def test_rotation_must_be_a_quarter_turn(display: None) -> None:
+    from companion.hardware.display import Display
+
+    with pytest.raises(ValueError, match="0, 90, 180 or 270"):
+        Display(LANDSCAPE, rotation=45)

@@ -22,11 +22,11 @@ from companion.ui.render import MIN_TARGET, Renderer
 
 
 @pytest.fixture(scope="module")
-def every_screen() -> list[Screen]:
+def every_screen() -> tuple[Screen, ...]:
     return gallery()
 
 
-def by_name(screens: list[Screen], name: str) -> Screen:
+def by_name(screens: tuple[Screen, ...], name: str) -> Screen:
     return next(s for s in screens if s.name == name)
 
 
@@ -37,7 +37,7 @@ def distinct_colours(surface: pygame.Surface) -> int:
 
 @pytest.mark.parametrize("size", [LANDSCAPE, PORTRAIT], ids=["800x480", "720x1280"])
 def test_every_screen_draws_within_the_window_with_big_targets_and_fitting_text(
-    every_screen: list[Screen], size: tuple[int, int], tmp_path: Path
+    every_screen: tuple[Screen, ...], size: tuple[int, int], tmp_path: Path
 ) -> None:
     window = pygame.Rect((0, 0), size)
     renderer = Renderer()
@@ -69,7 +69,7 @@ def test_every_screen_draws_within_the_window_with_big_targets_and_fitting_text(
     assert not problems, "\n".join(problems)
 
 
-def test_a_tap_on_a_button_or_a_board_square_gives_its_command(every_screen: list[Screen]) -> None:
+def test_a_tap_on_a_button_or_a_board_square_gives_its_command(every_screen: tuple[Screen, ...]) -> None:
     renderer = Renderer()
     screen = by_name(every_screen, "mismatch")
     renderer.draw(pygame.Surface(LANDSCAPE), screen)
@@ -83,7 +83,7 @@ def test_a_tap_on_a_button_or_a_board_square_gives_its_command(every_screen: lis
     assert renderer.hit((2, LANDSCAPE[1] - 2)) is None  # the margin is nothing
 
 
-def test_long_press_on_a_seat_peeks_and_lifting_the_finger_hides(every_screen: list[Screen]) -> None:
+def test_long_press_on_a_seat_peeks_and_lifting_the_finger_hides(every_screen: tuple[Screen, ...]) -> None:
     renderer = Renderer()
     screen = by_name(every_screen, "scores")
     renderer.draw(pygame.Surface(PORTRAIT), screen)
@@ -99,7 +99,7 @@ def test_long_press_on_a_seat_peeks_and_lifting_the_finger_hides(every_screen: l
     assert renderer.pointer(Pointer("up", seat.rect.center), 20.3) == seat.command
 
 
-def test_sliding_off_a_button_cancels_it(every_screen: list[Screen]) -> None:
+def test_sliding_off_a_button_cancels_it(every_screen: tuple[Screen, ...]) -> None:
     renderer = Renderer()
     screen = by_name(every_screen, "turn")
     renderer.draw(pygame.Surface(LANDSCAPE), screen)
@@ -108,7 +108,7 @@ def test_sliding_off_a_button_cancels_it(every_screen: list[Screen]) -> None:
     assert renderer.pointer(Pointer("up", (button.rect.centerx, button.rect.bottom + 30)), 1.1) is None
 
 
-def test_plus_and_minus_are_big_touch_targets_with_clamped_values(every_screen: list[Screen]) -> None:
+def test_plus_and_minus_are_big_touch_targets_with_clamped_values(every_screen: tuple[Screen, ...]) -> None:
     renderer = Renderer()
     screen = by_name(every_screen, "swap")
     assert screen.stepper is not None
@@ -116,3 +116,20 @@ def test_plus_and_minus_are_big_touch_targets_with_clamped_values(every_screen: 
     steps = [t for t in renderer.targets if t.command is not None and t.command.verb.value == "entry"]
     assert sorted(t.command.value for t in steps) == [screen.stepper.value - 1, screen.stepper.value + 1]
     assert all(min(t.rect.size) >= 64 for t in steps)  # large + and −
+
+
+def test_the_cached_board_picture_follows_every_change(every_screen: tuple[Screen, ...]) -> None:
+    import dataclasses
+
+    from companion.ui.model import Mark, MarkKind
+
+    turn = by_name(every_screen, "turn")
+    assert turn.board is not None
+    marked = dataclasses.replace(turn, board=dataclasses.replace(turn.board, marks=(Mark(0, MarkKind.REMOVE),)))
+    renderer = Renderer()
+    shots = []
+    for screen in (turn, marked, turn):
+        surface = pygame.Surface(LANDSCAPE)
+        renderer.draw(surface, screen)
+        shots.append(surface.get_buffer().raw)  # the pixels; common to pygame 2.1 and pygame-ce
+    assert shots[0] != shots[1] and shots[0] == shots[2]

@@ -65,6 +65,8 @@ def test_turn_shows_whose_turn_the_actions_left_and_the_kingdoms(mid) -> None:  
     commands = {b.label: b.command for b in screen.buttons}
     assert commands["Pass"] == UiCommand.action("pass") and commands["Take back"] == UNDO
     assert commands["Swap tiles"] == UiCommand.nav("swap")
+    letters = {"archer": "A", "bull": "B", "pot": "P", "lion": "L"}
+    assert screen.lines[-1] == "Leaders: " + " · ".join(f"{letters[p.dynasty]} {p.name}" for p in state.players)
     accepted(game, commands["Pass"])
     assert screen.resolve(UiCommand.key(Key.BACK, long=True)) == UNDO
 
@@ -164,6 +166,8 @@ def test_monument_asks_which_square_first_when_a_tile_completes_two() -> None:
     builds = [o for o in game.pending.options if isinstance(o, BuildMonument) and o.cell == b10]
     assert [b.command for b in second.buttons[:-1]] == [UiCommand.action(str(o)) for o in builds]
     assert all(b.colour and b.colour != "black" for b in second.buttons[:-1])  # the monument's other colour
+    assert second.board is not None
+    assert second.board.marked(MarkKind.OPTION) == (b10, b10 + 1, b10 + 16, b10 + 17)  # the whole 2×2
     for button in second.buttons:
         accepted(game, button.command)
     assert second.resolve(UiCommand.key(Key.BACK)) == UiCommand.pick(-1)
@@ -198,7 +202,9 @@ def test_hidden_scores_show_only_the_seat_that_peeks(mid) -> None:  # type: igno
     assert screen.table is not None
     shown = [row[1] != "hidden" for row in screen.table.rows]
     assert shown == [seat == 1 for seat in range(len(game.state.players))]
-    assert [row[1].text for row in screen.table.rows[1:2]] == [str(game.state.players[1].points[0])]
+    bo = game.state.players[1]
+    assert [c.text for c in screen.table.rows[1][1:5]] == [str(n) for n in bo.points]  # type: ignore[union-attr]
+    assert screen.table.rows[1][5] == str(bo.treasures) and screen.table.rows[0][5] == ""
     holds = [b.hold for b in screen.buttons if b.hold is not None]
     assert holds == [UiCommand.peek(seat) for seat in range(len(game.state.players))]
 
@@ -242,6 +248,7 @@ def test_mismatch_names_the_rule_and_offers_the_ways_out(mid) -> None:  # type: 
     assert picked.name == "correct" and "H6" in picked.title
     assert UiCommand.choose("correct", "H6 red leader") in [b.command for b in picked.buttons]
     assert picked.resolve(UiCommand.key(Key.BACK)) == UiCommand.pick(-1)
+    assert picked.buttons[-1].command == UiCommand.pick(parse_cell("A1"))  # round to the first marked square
 
 
 def test_a_river_square_can_only_be_corrected_to_river_pieces(mid) -> None:  # type: ignore[no-untyped-def]

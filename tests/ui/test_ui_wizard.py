@@ -77,6 +77,8 @@ def test_manual_tally_is_entered_with_plus_minus_and_ranked_by_the_engine() -> N
         assert draft is not None
         draft = draft.apply(UiCommand.choose("points", value))
         assert draft is not None
+    assert draft.field == 9  # the last one: OK now shows the result
+    assert manual_tally(draft).resolve(UiCommand.key(Key.OK)) == UiCommand.nav("tally")
     anna, bo = draft.scores()
     # Anna's 2 treasures lift red 1→3: (3,4,3,5) sorted (3,3,4,5) beats Bo's (3,3,3,3) on the third colour.
     assert (anna.rank, bo.rank, anna.score, bo.score) == (1, 2, 3, 3)

@@ -49,6 +49,7 @@ class FakePicamera2:
 
     instances: ClassVar[list[FakePicamera2]] = []
     fail_on_open = False
+    stalled = False  # sends no frame at all once started
 
     def __init__(self, camera_num: int = 0) -> None:
         if FakePicamera2.fail_on_open:
@@ -60,7 +61,7 @@ class FakePicamera2:
         self.metadata = iter(METADATA)
         self.metadata_reads = 0
         self.camera_controls = {"ExposureTime": (1, 1000000, 0), "AnalogueGain": (1.0, 22.0, 1.0)}
-        self.broken = False
+        self.broken = FakePicamera2.stalled
         FakePicamera2.instances.append(self)
 
     @property
@@ -77,19 +78,31 @@ class FakePicamera2:
     def start(self) -> None:
         self.calls.append("start")
 
-    def capture_metadata(self) -> dict:
+    # Asynchronous calls (wait=False) give a job; wait(job, timeout) gives its result, or raises
+    # TimeoutError when the camera has stopped sending frames.
+    def wait(self, job, timeout=None):
+        assert timeout is not None, "a vanished camera must never hang the companion"
+        if self.broken:
+            raise TimeoutError
+        return job()
+
+    def capture_metadata(self, wait=None):
+        assert wait is False
         assert "start" in self.calls, "metadata only flows once the camera runs"
         self.calls.append("capture_metadata")
         self.metadata_reads += 1
-        return next(self.metadata)
+        result = next(self.metadata)
+        return lambda: result
 
     def set_controls(self, controls: dict) -> None:
         self.calls.append("set_controls")
         self.controls_set.append(controls)
 
-    def capture_array(self, name: str = "main") -> np.ndarray:
-        if self.broken:
-            raise RuntimeError("Camera frontend has timed out!")
+    def capture_array(self, name: str = "main", wait=None):
+        assert wait is False
+        return lambda: self._array(name)
+
+    def _array(self, name: str) -> np.ndarray:
         assert self.config is not None
         w, h = self.config[name]["size"]
         if name == "main":  # RGB888: bytes B, G, R — a blue-ish frame
@@ -116,6 +129,7 @@ class FakePicamera2:
 def fake_picamera2(monkeypatch):
     FakePicamera2.instances = []
     FakePicamera2.fail_on_open = False
+    FakePicamera2.stalled = False
     module = types.ModuleType("picamera2")
     module.Picamera2 = FakePicamera2
     libcamera = types.ModuleType("libcamera")
@@ -184,6 +198,10 @@ def test_pi_camera_missing_or_unplugged_says_so(fake_picamera2, monkeypatch):
     with pytest.raises(CameraError, match="stopped sending pictures"):
         camera.capture()
     camera.close()
+    fake_picamera2.stalled = True
+    with pytest.raises(CameraError, match="could not be started"):
+        PiCamera().start()
+    assert fake_picamera2.instances[-1].calls[-2:] == ["stop", "close"]  # nothing left open
     monkeypatch.setitem(sys.modules, "picamera2", None)  # not installed
     with pytest.raises(CameraError, match="apt install python3-picamera2"):
         PiCamera().start()

@@ -360,3 +360,36 @@ def test_random_scenes_hold_every_kind_of_piece():
             if truth.cls is CellClass.TILE_BLUE:
                 assert cell in scene.river
     assert seen == set(CellClass) - {CellClass.UNKNOWN}
+
+
+def _centroid(mask: np.ndarray) -> np.ndarray:
+    ys, xs = np.nonzero(mask)
+    return np.array([xs.mean(), ys.mean()])
+
+
+def test_tall_pieces_lean_away_from_the_camera():
+    corner, under = 0, 5 * COLUMNS + 7  # A1, and H6 near the point below the lens
+    leader = CellTruth(CellClass.LEADER_RED, dynasty="pot")
+    scene = Scene.setup().with_cells({corner: leader, under: leader})
+    straight = top_down(scene, "modern", PPS)
+    seen = top_down(scene, "modern", PPS, viewpoint=(240.0, 165.0, 650.0))
+
+    def red(image: np.ndarray, cell: int) -> np.ndarray:
+        """Where the red figure is, in the square and half a square around it."""
+        m = round(geometry.MARGIN_MM / geometry.SQUARE_MM * PPS)
+        row, col = divmod(cell, COLUMNS)
+        y, x = m + row * PPS - PPS // 2, m + col * PPS - PPS // 2
+        patch = image[y : y + 2 * PPS, x : x + 2 * PPS].astype(int)
+        b, g, r = patch[..., 0], patch[..., 1], patch[..., 2]
+        return (r > 150) & (g < 90) & (b < 90)
+
+    shift = _centroid(red(seen, corner)) - _centroid(red(straight, corner))
+    assert shift[0] < -3 and shift[1] < -3  # pushed out towards the board's top-left corner
+    near = _centroid(red(seen, under)) - _centroid(red(straight, under))
+    assert np.abs(near).max() <= 1.5
+    flat = Scene.setup().with_cells({corner: CellTruth(CellClass.TILE_BLUE)})
+    tile_shift = np.abs(
+        top_down(flat, "modern", PPS, viewpoint=(240.0, 165.0, 650.0)).astype(int)
+        - top_down(flat, "modern", PPS).astype(int)
+    )
+    assert tile_shift.any()  # tiles lean too, but only a pixel or so
