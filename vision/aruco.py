@@ -47,5 +47,6 @@ def detect(gray: np.ndarray) -> list[Marker]:
     if ids is None:
         return []
     return [
-        Marker(int(i), np.asarray(c, dtype=np.float32).reshape(4, 2)) for i, c in zip(ids.ravel(), corners, strict=True)
+        Marker(int(i), np.asarray(c, dtype=np.float32).reshape(4, 2))
+        for i, c in zip(ids.ravel(), corners, strict=True)
     ]
