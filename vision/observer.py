@@ -14,6 +14,7 @@ import numpy as np
 
 from vision import classify, gate, rectify
 from vision.calibration import MARKER_NAMES, Calibration, align
+from vision.camera import Camera, CameraError
 from vision.reading import BoardReading, CellClass, ReadStatus
 
 MIN_SIDE = 64  # px: smaller frames cannot show 176 squares
@@ -84,6 +85,21 @@ class Observer:
         if not state.still:
             message = "A hand is over the board." if state.hand else "Waiting for the board to be still."
             return BoardReading(ReadStatus.MOVING, hands_in_view=state.hand, time=now, message=message)
+        return self.read(frame)
+
+    def watch(self, camera: Camera) -> BoardReading:
+        """One step with a camera: its small frame through the gate, and once the board is still,
+        a full frame read. A failing camera gives a BAD_FRAME reading with its message."""
+        now = time.time()
+        try:
+            state = self.gate.update(camera.capture_small())
+            if not state.still:
+                message = "A hand is over the board." if state.hand else "Waiting for the board to be still."
+                return BoardReading(ReadStatus.MOVING, hands_in_view=state.hand, time=now, message=message)
+            frame = camera.capture()
+        except CameraError as error:
+            self.gate.reset()
+            return BoardReading(ReadStatus.BAD_FRAME, time=now, message=str(error))
         return self.read(frame)
 
     def read(self, frame: object) -> BoardReading:

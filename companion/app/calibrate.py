@@ -9,6 +9,7 @@ the unification tile, every leader and the six monuments).
 from __future__ import annotations
 
 import argparse
+import contextlib
 import os
 import sys
 from pathlib import Path
@@ -17,6 +18,8 @@ import cv2
 import numpy as np
 
 from vision import calibration as calib
+from vision.camera import Camera, CameraError, FolderCamera, OpenCVCamera, PiCamera
+from vision.classify import Piece
 from vision.reading import COLUMNS, ROWS, CellClass
 
 # One letter per class, shared with `companion read`.
@@ -70,6 +73,46 @@ def layout_text(board: str) -> str:
     return "\n".join(lines)
 
 
+def open_camera(source: str) -> Camera:
+    """`pi` for the Raspberry Pi camera, a number for a USB camera, else a video file or a folder
+    of recorded frames."""
+    if source == "pi":
+        return PiCamera()
+    if source.isdigit():
+        return OpenCVCamera(int(source))
+    if Path(source).is_dir():
+        return FolderCamera(source)
+    return OpenCVCamera(source)
+
+
+def _capture(camera: Camera, prompt: str) -> np.ndarray:
+    print(prompt, file=sys.stderr)
+    with contextlib.suppress(EOFError):
+        input()
+    return camera.capture()
+
+
+def _from_camera(source: str, board: str, pieces: bool) -> tuple[np.ndarray, list[tuple[np.ndarray, dict[int, Piece]]]]:
+    try:
+        with open_camera(source) as camera:
+            setup = _capture(
+                camera, "Lay out the set-up position (the ten temples with their treasures), then press Enter."
+            )
+            shown = []
+            if pieces:
+                shown.append(
+                    (
+                        _capture(
+                            camera, "Lay out the pieces as `companion calibrate --layout` shows, then press Enter."
+                        ),
+                        calib.pieces_layout(board),
+                    )
+                )
+    except CameraError as error:
+        raise calib.CalibrationError(str(error)) from None
+    return setup, shown
+
+
 def _corners(text: str) -> list[list[float]]:
     try:
         points = [[float(v) for v in pair.split(",")] for pair in text.split()]
@@ -83,6 +126,12 @@ def main(argv: list[str]) -> int:
         prog="companion calibrate", description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )
     parser.add_argument("--setup", metavar="IMAGE", help="picture of the set-up position")
+    parser.add_argument(
+        "--camera",
+        metavar="SOURCE",
+        help="take the pictures with a camera: pi, a USB camera number, a video or a folder",
+    )
+    parser.add_argument("--no-pieces", action="store_true", help="with --camera: skip the pieces picture")
     parser.add_argument("--pieces", metavar="IMAGE", help="picture of the pieces laid out as --layout shows")
     parser.add_argument(
         "--corners",
@@ -96,12 +145,15 @@ def main(argv: list[str]) -> int:
     if args.layout:
         print(layout_text(args.board))
         return 0
-    if not args.setup:
-        parser.error("--setup IMAGE is needed (a picture of the set-up position)")
+    if not args.setup and not args.camera:
+        parser.error("give --setup IMAGE (a picture of the set-up position) or --camera SOURCE")
     out = Path(args.out) if args.out else default_path()
     try:
-        setup = load_image(args.setup)
-        pieces = [(load_image(args.pieces), calib.pieces_layout(args.board))] if args.pieces else []
+        if args.camera:
+            setup, pieces = _from_camera(args.camera, args.board, not args.no_pieces)
+        else:
+            setup = load_image(args.setup)
+            pieces = [(load_image(args.pieces), calib.pieces_layout(args.board))] if args.pieces else []
         corners = _corners(args.corners) if args.corners else None
         calibration = calib.calibrate(setup, pieces, args.board, corners=corners)
         calib.save(calibration, out)

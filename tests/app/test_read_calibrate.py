@@ -75,3 +75,16 @@ def test_layout_lists_every_piece(capsys: pytest.CaptureFixture[str]) -> None:
     assert calibrate.main(["--layout"]) == 0
     text = capsys.readouterr().out
     assert text.count("leader") == 16 and text.count("monument") == 24
+
+
+def test_calibrate_from_a_folder_camera(
+    pictures: dict[str, Path], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    folder = tmp_path / "frames"
+    folder.mkdir()
+    (folder / "1-setup.png").write_bytes(pictures["setup"].read_bytes())
+    (folder / "2-pieces.png").write_bytes(pictures["pieces"].read_bytes())
+    monkeypatch.setattr("builtins.input", lambda: "")
+    out = tmp_path / "cal.json"
+    assert calibrate.main(["--camera", str(folder), "--out", str(out)]) == 0
+    assert calib.load(out).references is not None

@@ -56,3 +56,30 @@ def test_a_hand_held_still_over_the_board_is_seen_on_the_rim() -> None:
     states = [observer.gate.update(_lores(frame)) for _ in range(5)]
     assert all(s.hand for s in states) and states[-1].still  # held still: only the rim gives it away
     assert observer.feed(frame, small=_lores(frame)).status is ReadStatus.MOVING
+
+
+def test_watching_a_camera_reads_only_after_the_hand_has_gone() -> None:
+    from vision.camera import SyntheticCamera
+
+    after = Scene.setup().with_cells({60: CellTruth(CellClass.TILE_BLACK)})
+    camera = SyntheticCamera(size=SIZE, seed=4)
+    observer = Observer(calibrated("classic"), still_frames=2)
+    with camera:
+        first = [observer.watch(camera) for _ in range(3)]
+        camera.hand_passing(after, frames=6)
+        during = [observer.watch(camera) for _ in range(6)]
+        later = [observer.watch(camera) for _ in range(3)]
+    assert first[-1].ok and first[-1].cells[60].cls is CellClass.EMPTY_LAND
+    assert not any(r.ok for r in during)
+    assert later[-1].ok and later[-1].cells[60].cls is CellClass.TILE_BLACK
+
+
+def test_an_unplugged_camera_is_a_bad_frame_not_a_crash() -> None:
+    from vision.camera import SyntheticCamera
+
+    camera = SyntheticCamera(size=SIZE)
+    observer = Observer(calibrated("classic"))
+    with camera:
+        camera.unplug()
+        reading = observer.watch(camera)
+    assert reading.status is ReadStatus.BAD_FRAME and "cable" in reading.message
