@@ -15,7 +15,7 @@ import numpy as np
 from vision import classify, gate, rectify
 from vision.calibration import MARKER_NAMES, Calibration, align
 from vision.camera import Camera, CameraError
-from vision.reading import BoardReading, CellClass, ReadStatus
+from vision.reading import COLUMNS, ROWS, BoardReading, CellClass, ReadStatus
 
 MIN_SIDE = 64  # px: smaller frames cannot show 176 squares
 DARK = 12.0  # mean grey level under which the picture is black
@@ -158,6 +158,14 @@ class Observer:
         top_down = rectify.rectify(frame, alignment.calibration.homography)
         cells = classify.classify(top_down, self.calibration.references, self.min_confidence)
         unsure = tuple(i for i, cell in enumerate(cells) if cell.cls is CellClass.UNKNOWN)
+        if _reaches_in(unsure):
+            return BoardReading(
+                ReadStatus.MOVING,
+                board_found=True,
+                hands_in_view=True,
+                time=now,
+                message="Something reaches in over the edge of the board: a hand?",
+            )
         message = alignment.message
         if unsure:
             message = f"{len(unsure)} square(s) could not be read with confidence. {message}".strip()
@@ -169,3 +177,24 @@ class Observer:
             message=message,
             low_confidence=unsure,
         )
+
+
+def _reaches_in(unsure: tuple[int, ...]) -> bool:
+    """Whether unreadable squares form a patch that comes in from the grid's edge, as an arm
+    does: two or more joined squares, one of them on the edge."""
+    left = set(unsure)
+    while left:
+        group, todo = set(), [left.pop()]
+        while todo:
+            cell = todo.pop()
+            group.add(cell)
+            row, col = divmod(cell, COLUMNS)
+            for r, c in ((row - 1, col), (row + 1, col), (row, col - 1), (row, col + 1)):
+                neighbour = r * COLUMNS + c
+                if 0 <= r < ROWS and 0 <= c < COLUMNS and neighbour in left:
+                    left.discard(neighbour)
+                    todo.append(neighbour)
+        on_edge = any(c // COLUMNS in (0, ROWS - 1) or c % COLUMNS in (0, COLUMNS - 1) for c in group)
+        if len(group) >= 2 and on_edge:
+            return True
+    return False
