@@ -98,7 +98,7 @@ class Tally:
     def add(self, truth: Scene, reading: BoardReading) -> None:
         self.boards += 1
         if not reading.ok:
-            self.unread[reading.status.value] += 1
+            self.unread[reading.message.split(":")[0]] += 1
             return
         errors = 0
         for real, seen in zip(truth.cells, reading.cells, strict=True):
