@@ -22,6 +22,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
 
+import cv2
 import numpy as np
 
 from vision.reading import CELLS, COLUMNS, ROWS, CellClass, CellReading
@@ -77,21 +78,22 @@ def _weights(px: int) -> np.ndarray:
 
 
 def cell_colours(top_down: np.ndarray, px: int = PX_PER_SQUARE) -> np.ndarray:
-    """The mean colour of each square (CELLS × 3, float32)."""
-    grid = top_down.reshape(ROWS, px, COLUMNS, px, 3).astype(np.float32)
-    means: np.ndarray = grid.mean(axis=(1, 3)).reshape(CELLS, 3)
-    return means
+    """The mean colour of each square (CELLS × 3, float32): an area resize is exactly that."""
+    means = cv2.resize(top_down, (COLUMNS, ROWS), interpolation=cv2.INTER_AREA)
+    result: np.ndarray = means.reshape(CELLS, 3).astype(np.float32)
+    return result
 
 
 def features(patches: np.ndarray, light: Light) -> np.ndarray:
     """(n, F) numbers per square patch (n, px, px, 3): per ring, mean B, G, R and the spread of
     brightness, with the change of light undone so they read as under the calibration light, and
     the share of B, G and R in the mean colour."""
-    scaled = patches.astype(np.float32)
-    weights = _weights(patches.shape[1])
-    means = np.einsum("cyxk,ryx->crk", scaled, weights)  # (n, regions, 3)
-    brightness = scaled.mean(axis=3)
-    squares = np.einsum("cyx,ryx->cr", brightness * brightness, weights)
+    n, px = len(patches), patches.shape[1]
+    channels = patches.reshape(n, px * px, 3).transpose(0, 2, 1).reshape(n * 3, px * px).astype(np.float32)
+    weights = _weights(px).reshape(-1, px * px).T  # (px², regions)
+    means = (channels @ weights).reshape(n, 3, -1).transpose(0, 2, 1)  # (n, regions, 3)
+    brightness = channels.reshape(n, 3, px * px).mean(axis=1)
+    squares = (brightness * brightness) @ weights  # (n, regions)
     spread = np.sqrt(np.maximum(squares - means.mean(axis=2) ** 2, 0.0)) / 255.0
     level = light.gain.mean(axis=1, keepdims=True)
     normalised = light.undo(means) / 255.0
@@ -216,6 +218,21 @@ class References:
     def prototype_norms(self) -> np.ndarray:
         norms: np.ndarray = (self.scaled_prototypes**2).sum(axis=1)
         return norms
+
+    def named(self, cls: CellClass, kind: str) -> tuple[list[Any], np.ndarray]:
+        """The dynasties or monuments (kind) among a class's examples, and each example's index
+        into them (-1: not named)."""
+        key = (cls, kind)
+        if key not in self._named:
+            start, end = self.class_ranges[cls]
+            values = (self.dynasties if kind == "dynasty" else self.monuments)[start:end]
+            names = sorted({v for v in values if v is not None})
+            self._named[key] = (names, np.array([names.index(v) if v is not None else -1 for v in values]))
+        return self._named[key]
+
+    @functools.cached_property
+    def _named(self) -> dict[tuple[CellClass, str], tuple[list[Any], np.ndarray]]:
+        return {}
 
     @functools.cached_property
     def class_ranges(self) -> dict[CellClass, tuple[int, int]]:
@@ -346,9 +363,9 @@ def classify(
         if cls.name.startswith("LEADER_") or cls is CellClass.MONUMENT:
             shapes = details(patches) if shapes is None else shapes
             if cls is CellClass.MONUMENT:
-                monument = _by_shape(shapes[cell], references, cls, references.monuments)
+                monument = _by_shape(shapes[cell], references, cls, "monument")
             else:
-                dynasty = _by_shape(shapes[cell], references, cls, references.dynasties)
+                dynasty = _by_shape(shapes[cell], references, cls, "dynasty")
         readings.append(CellReading(cls, float(confidence[cell]), dynasty, monument))
     return tuple(readings)
 
@@ -366,14 +383,13 @@ def _confidence(best: np.ndarray, other: np.ndarray) -> np.ndarray:
     return result
 
 
-def _by_shape(shape: np.ndarray, references: References, cls: CellClass, values: Sequence[Any]) -> Any:
-    """The dynasty or monument of the example of this class whose symbol shape matches best,
-    when it matches clearly better than any example with another value."""
-    start, end = references.class_ranges[cls]
-    names = sorted({v for v in values[start:end] if v is not None})
+def _by_shape(shape: np.ndarray, references: References, cls: CellClass, kind: str) -> Any:
+    """The dynasty or monument (kind) of the example of this class whose symbol shape matches
+    best, when it matches clearly better than any example with another value."""
+    names, codes = references.named(cls, kind)
     if not names:
         return None
-    codes = np.array([names.index(v) if v is not None else -1 for v in values[start:end]])
+    start, end = references.class_ranges[cls]
     scores = np.where(codes >= 0, references.details[start:end] @ shape, -np.inf)
     best = int(np.argmax(scores))
     rival = np.max(scores[(codes != codes[best]) & (codes >= 0)], initial=-np.inf)
