@@ -24,6 +24,7 @@ import sys
 import time
 from collections import Counter
 from dataclasses import dataclass, field
+from typing import Any
 
 import cv2
 import numpy as np
@@ -204,7 +205,7 @@ def _percentile(values: list[float], share: float) -> float:
     return ordered[min(len(ordered) - 1, int(share * len(ordered)))] if ordered else float("nan")
 
 
-def summary(tallies: dict[str, Tally]) -> dict[str, object]:
+def summary(tallies: dict[str, Tally]) -> dict[str, Any]:
     total = Tally()
     for tally in tallies.values():
         for name in (
@@ -232,12 +233,16 @@ def summary(tallies: dict[str, Tally]) -> dict[str, object]:
             "gate_ms_p95": _percentile(tally.gate_ms, 0.95),
             "full_frame_warp_ms_median": statistics.median(tally.warp_ms),
         }
+    read = total.boards - sum(total.unread.values())
     return {
         "boards": total.boards,
+        "boards_read": read,
         "boards_unread": dict(total.unread),
         "cells": total.cells,
         "cell_error_rate": total.wrong / max(1, total.cells),
-        "boards_without_error": total.perfect / max(1, total.boards),
+        "silent_cell_error_rate": (total.wrong - total.flagged_wrong) / max(1, total.cells),
+        "boards_without_error": total.perfect / max(1, read),
+        "boards_without_error_counting_unread": total.perfect / max(1, total.boards),
         "wrong_cells": total.wrong,
         "wrong_cells_flagged": total.flagged_wrong / total.wrong if total.wrong else 1.0,
         "hand_frames": total.hand_frames,
@@ -248,28 +253,34 @@ def summary(tallies: dict[str, Tally]) -> dict[str, object]:
     }
 
 
-def _print(result: dict[str, object]) -> None:
-    print(f"boards read: {result['boards']}  not read: {result['boards_unread'] or 'none'}")
-    print(f"per-cell error rate: {100 * float(result['cell_error_rate']):.3f} %  (target ≤ 0.05 %)")  # type: ignore[arg-type]
-    print(f"boards with no error: {100 * float(result['boards_without_error']):.1f} %  (target ≥ 98 %)")  # type: ignore[arg-type]
+def _print(result: dict[str, Any]) -> None:
+    print(f"boards: {result['boards']}, read: {result['boards_read']}, not read: {result['boards_unread'] or 'none'}")
+    print(
+        f"per-cell error rate: {100 * result['cell_error_rate']:.3f} %  (target ≤ 0.05 %; "
+        f"an unsure square counts as an error), silently wrong: {100 * result['silent_cell_error_rate']:.3f} %"
+    )
+    print(
+        f"boards read with no error: {100 * result['boards_without_error']:.1f} %  (target ≥ 98 %; "
+        f"{100 * result['boards_without_error_counting_unread']:.1f} % counting unread boards as failures)"
+    )
     print(
         f"wrong cells: {result['wrong_cells']}, flagged low-confidence: "
-        f"{100 * float(result['wrong_cells_flagged']):.1f} %  (target ≥ 90 %)"
-    )  # type: ignore[arg-type]
+        f"{100 * result['wrong_cells_flagged']:.1f} %  (target ≥ 90 %)"
+    )
     print(
         f"boards with a hand held still over them: {result['hand_frames']}, "
         f"read anyway: {result['hand_frames_read']}; "
         f"squares under a hand silently misread: {result['silent_misreads_under_hands']}"
     )
     print("\nlatency (ms)                 read med  read p95  gate med  gate p95  warp full frame")
-    for name, g in result["groups"].items():  # type: ignore[attr-defined]
+    for name, g in result["groups"].items():
         print(
             f"  {name:<26} {g['read_ms_median']:8.1f}  {g['read_ms_p95']:8.1f}  {g['gate_ms_median']:8.2f}  "
             f"{g['gate_ms_p95']:8.2f}  {g['full_frame_warp_ms_median']:8.1f}"
         )
     confusion = result["confusion"]
     print("\nconfusions (truth -> read: count):" if confusion else "\nno confusions")
-    for pair, n in confusion.items():  # type: ignore[attr-defined]
+    for pair, n in confusion.items():
         print(f"  {pair}: {n}")
 
 
