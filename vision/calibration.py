@@ -421,18 +421,6 @@ _NUDGES = (-0.07, 0.0, 0.07)  # squares: pieces are put down off-centre ...
 _TURNS = (-8.0, 0.0, 8.0)  # degrees: ... and a little turned
 
 
-def _square_transform(homography: np.ndarray, cell: int, dx: float, dy: float, turn: float) -> np.ndarray:
-    """Image -> a px×px patch of one square, nudged by (dx, dy) squares and turned about its centre."""
-    px = rectify.PX_PER_SQUARE
-    row, col = divmod(cell, COLUMNS)
-    a = np.radians(turn)
-    rotate = np.array([[np.cos(a), -np.sin(a), 0], [np.sin(a), np.cos(a), 0], [0, 0, 1]])
-    centre = np.array([[1, 0, col + 0.5 + dx], [0, 1, row + 0.5 + dy], [0, 0, 1]])
-    to_squares = centre @ rotate @ np.array([[1 / px, 0, -0.5], [0, 1 / px, -0.5], [0, 0, 1]])
-    transform: np.ndarray = np.linalg.inv(to_squares) @ homography
-    return transform
-
-
 def _examples(
     frame: np.ndarray, homography: np.ndarray, named: Mapping[int, classify.Known], empty: np.ndarray | None
 ) -> tuple[list[np.ndarray], list[np.ndarray], list[classify.Known], list[bool], np.ndarray]:
@@ -454,7 +442,7 @@ def _examples(
         plain = piece.cls in (CellClass.EMPTY_LAND, CellClass.EMPTY_RIVER, CellClass.MONUMENT)
         poses = [(0.0, 0.0, 0.0)] if plain else [(x, y, t) for x in _NUDGES for y in _NUDGES for t in _TURNS]
         for dx, dy, turn in poses:
-            transform = _square_transform(homography, cell, dx, dy, turn)
+            transform = rectify.square_transform(homography, cell, px, dx, dy, turn)
             patches.append(cv2.warpPerspective(frame, transform, (px, px), flags=cv2.INTER_LINEAR))
             lights.append(np.concatenate([lit.gain[cell], lit.glare[cell]]))
             known.append(piece)
@@ -475,6 +463,8 @@ def calibrate(
     calibration = from_markers(setup_frame, board) if corners is None else from_corners((width, height), corners, board)
     setup = dict(enumerate(setup_position(board)))
     patches, lights, known, nudged, empty = _examples(setup_frame, calibration.homography, setup, None)
+    signatures: list[np.ndarray] = []
+    leaders: list[tuple[CellClass, str]] = []
     for frame, named in pieces:
         _check_frame(frame)
         alignment = align(frame, calibration.resized((frame.shape[1], frame.shape[0])))
@@ -487,8 +477,16 @@ def calibrate(
         lights += more[1]
         known += more[2]
         nudged += more[3]
+        for cell, piece in sorted(named.items()):
+            if piece.dynasty is not None:
+                closeup = classify.leader_closeup(frame, alignment.calibration.homography, cell)
+                m = (closeup.shape[0] - classify.DYNASTY_PX) // 2
+                signatures.append(classify.dynasty_signature(closeup[m:-m, m:-m]))
+                leaders.append((piece.cls, piece.dynasty))
     light = np.array(lights, dtype=np.float32)
     references = classify.learn(empty, np.array(patches), classify.Light(light[:, :3], light[:, 3:]), known, nudged)
+    if leaders:
+        references = replace(references, dynasty_signatures=np.array(signatures), dynasty_keys=tuple(leaders))
     small = gate.small_image(setup_frame)
     rim = gate.rim_colours(small, gate.rim_places(calibration.homography, (width, height)))
     return replace(calibration, references=references, rim=rim)

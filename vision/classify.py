@@ -19,14 +19,14 @@ from __future__ import annotations
 import functools
 import itertools
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 import cv2
 import numpy as np
 
 from vision.reading import CELLS, COLUMNS, ROWS, CellClass, CellReading
-from vision.rectify import PX_PER_SQUARE, cells
+from vision.rectify import PX_PER_SQUARE, cells, square_transform
 
 MIN_CONFIDENCE = 0.5
 _RINGS = (0.0, 0.17, 0.3, 0.42, 0.5)  # radii (squares) of centre, middle, rim; corners beyond 0.5
@@ -203,6 +203,8 @@ class References:
     dynasties: tuple[str | None, ...]  # K
     monuments: tuple[tuple[str, str] | None, ...]  # K
     scale: np.ndarray  # F: the usual spread of each feature among patches of one square
+    dynasty_signatures: np.ndarray = field(default_factory=lambda: np.zeros((0, _SIGNATURE), np.float32))
+    dynasty_keys: tuple[tuple[CellClass, str], ...] = ()  # (leader class, dynasty) of each signature
 
     def __post_init__(self) -> None:
         labels = [c.value for c in self.classes]
@@ -248,6 +250,10 @@ class References:
 
     def to_json(self) -> dict[str, Any]:
         return {
+            "leaders": [
+                {"class": cls.value, "dynasty": dynasty, "signature": np.round(signature, 4).tolist()}
+                for (cls, dynasty), signature in zip(self.dynasty_keys, self.dynasty_signatures, strict=True)
+            ],
             "px_per_square": PX_PER_SQUARE,
             "empty_colours": np.round(self.empty, 2).tolist(),
             "scale": np.round(self.scale, 5).tolist(),
@@ -281,6 +287,10 @@ class References:
             dynasties=tuple(e["dynasty"] for e in examples),
             monuments=tuple(tuple(e["monument"]) if e["monument"] else None for e in examples),
             scale=np.array(data["scale"], dtype=np.float32),
+            dynasty_signatures=np.array([e["signature"] for e in data.get("leaders", [])], dtype=np.float32).reshape(
+                -1, _SIGNATURE
+            ),
+            dynasty_keys=tuple((CellClass(e["class"]), str(e["dynasty"])) for e in data.get("leaders", [])),
         )
 
 
@@ -344,7 +354,8 @@ def classify(
     lit: Light | None = None,
 ) -> tuple[CellReading, ...]:
     """One reading per square (row-major). Squares below min_confidence come back as UNKNOWN.
-    lit: the light on the board, if already worked out (`light`)."""
+    lit: the light on the board, if already worked out (`light`). Dynasties need a closer look
+    than this small picture gives: see `name_dynasty`."""
     patches, by_class, nearest = distances(top_down, references, lit)
     two = (
         np.partition(by_class, 1, axis=1)[:, :2]
@@ -359,14 +370,11 @@ def classify(
         if confidence[cell] < min_confidence:
             readings.append(CellReading(CellClass.UNKNOWN, float(confidence[cell])))
             continue
-        dynasty = monument = None
-        if cls.name.startswith("LEADER_") or cls is CellClass.MONUMENT:
+        monument = None
+        if cls is CellClass.MONUMENT:
             shapes = details(patches) if shapes is None else shapes
-            if cls is CellClass.MONUMENT:
-                monument = _by_shape(shapes[cell], references, cls, "monument")
-            else:
-                dynasty = _by_shape(shapes[cell], references, cls, "dynasty")
-        readings.append(CellReading(cls, float(confidence[cell]), dynasty, monument))
+            monument = _by_shape(shapes[cell], references, cls, "monument")
+        readings.append(CellReading(cls, float(confidence[cell]), None, monument))
     return tuple(readings)
 
 
@@ -396,3 +404,56 @@ def _by_shape(shape: np.ndarray, references: References, cls: CellClass, kind: s
     if scores[best] < 0.6 or scores[best] - rival < 0.1:
         return None
     return names[codes[best]]
+
+
+# --- dynasties ------------------------------------------------------------------------------------
+
+DYNASTY_PX = 48  # px per square when looking closely at a leader's symbol
+_OFF_CENTRE = 4  # px at DYNASTY_PX: how far off-centre a leader may stand (0.08 square)
+_SIGNATURE = 8 * 16  # harmonics × rings
+_DYNASTY_MATCH = 0.9  # similarity below which no dynasty is named
+_DYNASTY_MARGIN = 0.1  # lead over the best other dynasty needed to name one
+
+
+def leader_closeup(frame: np.ndarray, homography: np.ndarray, cell: int) -> np.ndarray:
+    """A grey DYNASTY_PX picture of a square with room around it for a leader put down off-centre."""
+    m = _OFF_CENTRE
+    shift = np.array([[1, 0, m], [0, 1, m], [0, 0, 1]], dtype=np.float64)
+    transform = shift @ square_transform(homography, cell, DYNASTY_PX)
+    closeup = cv2.warpPerspective(frame, transform, (DYNASTY_PX + 2 * m, DYNASTY_PX + 2 * m))
+    grey: np.ndarray = cv2.cvtColor(closeup, cv2.COLOR_BGR2GRAY) if closeup.ndim == 3 else closeup
+    return grey
+
+
+def dynasty_signature(grey: np.ndarray) -> np.ndarray:
+    """What a leader's symbol looks like however the leader is turned: for rings around the
+    centre, how strongly the brightness varies around the ring at each of its first harmonics."""
+    size = grey.shape[0]
+    centre = ((size - 1) / 2, (size - 1) / 2)
+    polar = cv2.warpPolar(grey.astype(np.float32), (16, 64), centre, size * 0.42, cv2.WARP_POLAR_LINEAR)
+    polar = (polar - polar.mean()) / (polar.std() + 1e-3)
+    harmonics = np.abs(np.fft.rfft(polar, axis=0))[1:9].ravel()
+    signature: np.ndarray = (harmonics / max(float(np.linalg.norm(harmonics)), 1e-6)).astype(np.float32)
+    return signature
+
+
+def name_dynasty(closeup: np.ndarray, cls: CellClass, references: References) -> str | None:
+    """The dynasty of a leader of class `cls` in a `leader_closeup`, when its symbol is clear."""
+    rows = [i for i, (c, _) in enumerate(references.dynasty_keys) if c is cls]
+    if not rows:
+        return None
+    m, px = _OFF_CENTRE, DYNASTY_PX
+    signatures = np.stack(
+        [
+            dynasty_signature(closeup[m + dy : m + dy + px, m + dx : m + dx + px])
+            for dy in (-m, 0, m)
+            for dx in (-m, 0, m)
+        ]
+    )
+    scores = (signatures @ references.dynasty_signatures[rows].T).max(axis=0)  # best placement per example
+    names = [references.dynasty_keys[i][1] for i in rows]
+    best = int(np.argmax(scores))
+    rival = max((float(s) for s, n in zip(scores, names, strict=True) if n != names[best]), default=-1.0)
+    if scores[best] < _DYNASTY_MATCH or scores[best] - rival < _DYNASTY_MARGIN:
+        return None
+    return names[best]

@@ -156,7 +156,19 @@ class Observer:
                 message="A hand is over the board.",
             )
         top_down = rectify.rectify(frame, alignment.calibration.homography)
-        cells = classify.classify(top_down, self.calibration.references, self.min_confidence)
+        references = self.calibration.references
+        cells = classify.classify(top_down, references, self.min_confidence)
+        cells = tuple(
+            replace(
+                cell,
+                dynasty=classify.name_dynasty(
+                    classify.leader_closeup(frame, alignment.calibration.homography, i), cell.cls, references
+                ),
+            )
+            if cell.cls.name.startswith("LEADER_")
+            else cell
+            for i, cell in enumerate(cells)
+        )
         unsure = tuple(i for i, cell in enumerate(cells) if cell.cls is CellClass.UNKNOWN)
         if _reaches_in(unsure):
             return BoardReading(
