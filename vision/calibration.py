@@ -13,6 +13,7 @@ from __future__ import annotations
 import datetime
 import json
 import os
+import re
 import tempfile
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
@@ -329,7 +330,8 @@ def to_json(calibration: Calibration) -> str:
         "rim_colours": None if calibration.rim is None else np.round(calibration.rim, 1).tolist(),
         "references": None if calibration.references is None else calibration.references.to_json(),
     }
-    return json.dumps(data, indent=1)
+    # One line per list of numbers (a marker corner, a homography row, an example's features).
+    return re.sub(r"\[[-+\d.eE,\s]*\]", lambda m: " ".join(m.group().split()), json.dumps(data, indent=1))
 
 
 def from_json(text: str, source: str = "the calibration") -> Calibration:
@@ -377,6 +379,7 @@ def save(calibration: Calibration, path: str | Path) -> None:
     target.parent.mkdir(parents=True, exist_ok=True)
     fd, temporary = tempfile.mkstemp(prefix=f".{target.name}.", dir=target.parent)
     try:
+        os.chmod(temporary, 0o644)  # a file for people to read, like any other settings
         with os.fdopen(fd, "w", encoding="utf-8") as file:
             file.write(to_json(calibration))
             file.flush()

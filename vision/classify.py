@@ -262,8 +262,9 @@ class References:
                     "class": cls.value,
                     "dynasty": dynasty,
                     "monument": list(monument) if monument else None,
-                    "features": np.round(proto, 5).tolist(),
-                    "detail": np.round(detail, 4).tolist(),
+                    "features": np.round(proto, 4).tolist(),
+                    # The symbol's shape tells monuments apart; other examples need none.
+                    "detail": np.round(detail, 3).tolist() if monument else None,
                 }
                 for cls, dynasty, monument, proto, detail in zip(
                     self.classes, self.dynasties, self.monuments, self.prototypes, self.details, strict=True
@@ -282,7 +283,9 @@ class References:
         return cls(
             empty=empty,
             prototypes=np.array([e["features"] for e in examples], dtype=np.float32),
-            details=np.array([e["detail"] for e in examples], dtype=np.float32),
+            details=np.array(
+                [e["detail"] if e["detail"] is not None else [0.0] * _DETAIL**2 for e in examples], dtype=np.float32
+            ),
             classes=tuple(CellClass(e["class"]) for e in examples),
             dynasties=tuple(e["dynasty"] for e in examples),
             monuments=tuple(tuple(e["monument"]) if e["monument"] else None for e in examples),
