@@ -19,6 +19,7 @@ WIDTH = 320  # px of the gate's working image; enough to see an arm, small enoug
 RIM_STEP = 0.5  # squares between rim patches (each is twice as long): an arm covers several
 RIM_TOLERANCE = 0.18  # change of a rim point, beyond the smooth change of light, that is not the rim
 RIM_RUN = 2  # neighbouring unlike points that make an arm
+RIM_MISFIT = 0.01  # what a change of light leaves unexplained, as a share of the brightness
 
 
 @dataclass(frozen=True, slots=True)
@@ -155,6 +156,19 @@ def rim_covered(colours: np.ndarray, reference: np.ndarray, places: np.ndarray) 
     return bool(rim_unlike(colours, reference, places).any())
 
 
+def _lit_differently(colours: np.ndarray, reference: np.ndarray) -> np.ndarray:
+    """Patches that are their calibrated selves under other light: brighter or darker (a shadow)
+    plus some white (glare), colours ≈ a · reference + b, with nothing else left over."""
+    see, se = (reference * reference).sum(1), reference.sum(1)
+    sec, sc = (reference * colours).sum(1), colours.sum(1)
+    det = np.maximum(3 * see - se * se, 1e-3)
+    a = (3 * sec - se * sc) / det
+    b = (see * sc - se * sec) / det
+    misfit = np.sqrt(((colours - a[:, None] * reference - b[:, None]) ** 2).mean(1))
+    explained: np.ndarray = (misfit < RIM_MISFIT * np.maximum(colours.mean(1), 1)) & (a > 0.3) & (a < 3) & (b > -10)
+    return explained
+
+
 def rim_unlike(colours: np.ndarray, reference: np.ndarray, places: np.ndarray) -> np.ndarray:
     """Which rim patches something lies on: runs of neighbouring patches unlike their reference
     once a smooth change of light over the whole rim (a lamp, the sun, vignetting) is allowed for.
@@ -170,7 +184,7 @@ def rim_unlike(colours: np.ndarray, reference: np.ndarray, places: np.ndarray) -
         solution, *_ = np.linalg.lstsq(basis[agree], ratio[agree], rcond=None)
         fit = basis @ solution
         agree = np.all(np.abs(ratio / np.maximum(fit, 1e-3) - 1) < tolerance, axis=1)
-    unlike = ~agree
+    unlike = ~agree & ~_lit_differently(colours, reference)
     run = unlike.copy()
     for step in range(1, RIM_RUN):  # the rim is a loop: runs may wrap around
         run &= np.roll(unlike, step)
