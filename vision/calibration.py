@@ -483,8 +483,7 @@ def calibrate(
         for cell, piece in sorted(named.items()):
             if piece.dynasty is not None:
                 closeup = classify.leader_closeup(frame, alignment.calibration.homography, cell)
-                m = (closeup.shape[0] - classify.DYNASTY_PX) // 2
-                signatures.append(classify.dynasty_signature(closeup[m:-m, m:-m]))
+                signatures.append(classify.dynasty_signatures(closeup)[0])
                 leaders.append((piece.cls, piece.dynasty))
     light = np.array(lights, dtype=np.float32)
     references = classify.learn(empty, np.array(patches), classify.Light(light[:, :3], light[:, 3:]), known, nudged)

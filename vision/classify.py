@@ -428,16 +428,31 @@ def leader_closeup(frame: np.ndarray, homography: np.ndarray, cell: int) -> np.n
     return grey
 
 
-def dynasty_signature(grey: np.ndarray) -> np.ndarray:
-    """What a leader's symbol looks like however the leader is turned: for rings around the
-    centre, how strongly the brightness varies around the ring at each of its first harmonics."""
-    size = grey.shape[0]
-    centre = ((size - 1) / 2, (size - 1) / 2)
-    polar = cv2.warpPolar(grey.astype(np.float32), (16, 64), centre, size * 0.42, cv2.WARP_POLAR_LINEAR)
-    polar = (polar - polar.mean()) / (polar.std() + 1e-3)
-    harmonics = np.abs(np.fft.rfft(polar, axis=0))[1:9].ravel()
-    signature: np.ndarray = (harmonics / max(float(np.linalg.norm(harmonics)), 1e-6)).astype(np.float32)
-    return signature
+@functools.cache
+def _polar_maps(size: int, offsets: tuple[tuple[int, int], ...]) -> tuple[np.ndarray, np.ndarray]:
+    """Where to sample a closeup of side `size` for 64 angles × 16 radii about each offset centre."""
+    angles = np.arange(64) * (2 * np.pi / 64)
+    radii = np.arange(16) * (DYNASTY_PX * 0.42 / 16)
+    centre = (size - 1) / 2
+    xs = [centre + dx + np.outer(np.cos(angles), radii) for dx, _ in offsets]
+    ys = [centre + dy + np.outer(np.sin(angles), radii) for _, dy in offsets]
+    return np.concatenate(xs).astype(np.float32), np.concatenate(ys).astype(np.float32)
+
+
+def dynasty_signatures(closeup: np.ndarray, offsets: tuple[tuple[int, int], ...] = ((0, 0),)) -> np.ndarray:
+    """What a leader's symbol looks like however the leader is turned, seen about each offset
+    centre: for rings around the centre, how strongly the brightness varies around the ring at
+    each of its first harmonics (len(offsets) × _SIGNATURE)."""
+    map_x, map_y = _polar_maps(closeup.shape[0], offsets)
+    polar = cv2.remap(closeup.astype(np.float32), map_x, map_y, cv2.INTER_LINEAR).reshape(len(offsets), 64, 16)
+    polar = (polar - polar.mean(axis=(1, 2), keepdims=True)) / (polar.std(axis=(1, 2), keepdims=True) + 1e-3)
+    harmonics = np.abs(np.fft.rfft(polar, axis=1))[:, 1:9].reshape(len(offsets), -1)
+    norms = np.maximum(np.linalg.norm(harmonics, axis=1, keepdims=True), 1e-6)
+    signatures: np.ndarray = (harmonics / norms).astype(np.float32)
+    return signatures
+
+
+_OFFSETS = tuple((dx, dy) for dy in (-_OFF_CENTRE, 0, _OFF_CENTRE) for dx in (-_OFF_CENTRE, 0, _OFF_CENTRE))
 
 
 def name_dynasty(closeup: np.ndarray, cls: CellClass, references: References) -> str | None:
@@ -445,14 +460,7 @@ def name_dynasty(closeup: np.ndarray, cls: CellClass, references: References) ->
     rows = [i for i, (c, _) in enumerate(references.dynasty_keys) if c is cls]
     if not rows:
         return None
-    m, px = _OFF_CENTRE, DYNASTY_PX
-    signatures = np.stack(
-        [
-            dynasty_signature(closeup[m + dy : m + dy + px, m + dx : m + dx + px])
-            for dy in (-m, 0, m)
-            for dx in (-m, 0, m)
-        ]
-    )
+    signatures = dynasty_signatures(closeup, _OFFSETS)
     scores = (signatures @ references.dynasty_signatures[rows].T).max(axis=0)  # best placement per example
     names = [references.dynasty_keys[i][1] for i in rows]
     best = int(np.argmax(scores))
