@@ -26,7 +26,7 @@ RIM_MISFIT = 0.01  # what a change of light leaves unexplained, as a share of th
 class GateState:
     still: bool  # no motion for the configured number of frames
     moving: bool  # this frame differs from the previous one
-    hand: bool  # something covers the board's rim: an arm, or a shadow (the observer tells which)
+    hand: bool  # something covers the board's rim (colour frames only; the observer checks again)
     still_frames: int  # consecutive frames without motion
 
 
@@ -140,15 +140,6 @@ class StabilityGate:
         if self._places is None or self._reference is None or small.ndim != 3:
             return False
         return rim_covered(rim_colours(small, self._places), self._reference, self._places)
-
-
-def rim_cells() -> np.ndarray:
-    """For each rim patch, the square of the grid next to it."""
-    centres = _RIM.mean(axis=1)
-    col = np.clip(centres[:, 0], 0.5, COLUMNS - 0.5).astype(int)
-    row = np.clip(centres[:, 1], 0.5, ROWS - 0.5).astype(int)
-    cells: np.ndarray = row * COLUMNS + col
-    return cells
 
 
 def rim_covered(colours: np.ndarray, reference: np.ndarray, places: np.ndarray) -> bool:
