@@ -12,10 +12,10 @@ from dataclasses import replace
 
 import numpy as np
 
-from vision import classify, gate, rectify
+from vision import classify, gate, geometry, rectify
 from vision.calibration import MARKER_NAMES, Calibration, align
 from vision.camera import Camera, CameraError
-from vision.reading import COLUMNS, ROWS, BoardReading, CellClass, ReadStatus
+from vision.reading import CELLS, COLUMNS, ROWS, BoardReading, CellClass, CellReading, ReadStatus
 
 MIN_SIDE = 64  # px: smaller frames cannot show 176 squares
 DARK = 12.0  # mean grey level under which the picture is black
@@ -169,6 +169,7 @@ class Observer:
             else cell
             for i, cell in enumerate(cells)
         )
+        cells = _only_what_can_be(cells, self.calibration.board)
         unsure = tuple(i for i, cell in enumerate(cells) if cell.cls is CellClass.UNKNOWN)
         if _reaches_in(unsure):
             return BoardReading(
@@ -210,3 +211,23 @@ def _reaches_in(unsure: tuple[int, ...]) -> bool:
         if len(group) >= 2 and on_edge:
             return True
     return False
+
+
+def _only_what_can_be(cells: tuple[CellReading, ...], board: str) -> tuple[CellReading, ...]:
+    """Readings no board can show become unknown: a monument square outside a 2×2 block of
+    monument squares (the piece covers four), a treasure away from the printed start squares
+    (treasures never move)."""
+    monument = [cell.cls is CellClass.MONUMENT for cell in cells]
+    whole = [False] * CELLS
+    for top in range(CELLS - COLUMNS - 1):
+        block = (top, top + 1, top + COLUMNS, top + COLUMNS + 1)
+        if top % COLUMNS < COLUMNS - 1 and all(monument[c] for c in block):
+            for c in block:
+                whole[c] = True
+    starts = geometry.start_temple_cells(board)
+    return tuple(
+        CellReading(CellClass.UNKNOWN, 0.0)
+        if (cell.cls is CellClass.MONUMENT and not whole[i]) or (cell.cls is CellClass.TREASURE and i not in starts)
+        else cell
+        for i, cell in enumerate(cells)
+    )

@@ -27,12 +27,27 @@ def test_the_setup_position_reads_exactly(style: str) -> None:
     assert [c.cls for c in reading.cells] == [t.cls for t in scene.cells]
 
 
+def _as_played(scene: Scene) -> Scene:
+    """A busy test board made physical: face-down tiles only ever lie under a monument, and each
+    monument is one of the six pieces (its colours in the order they are printed)."""
+    order = ("red", "blue", "green", "black")
+    cells = tuple(
+        synthetic.CellTruth(CellClass.TILE_RED)
+        if t.cls is CellClass.FACE_DOWN
+        else synthetic.CellTruth(t.cls, monument=tuple(sorted(t.monument, key=order.index)))  # type: ignore[arg-type]
+        if t.monument
+        else t
+        for t in scene.cells
+    )
+    return Scene(cells, scene.river, scene.corners)
+
+
 def test_busy_boards_are_read_or_flagged_never_misread(style: str) -> None:
     rng = np.random.default_rng(5)
     observer = Observer(calibrated(style))
     wrong = flagged = 0
     for seed in range(3):
-        scene = random_scene(rng)
+        scene = _as_played(random_scene(rng))
         reading = observer.read(synthetic.render(scene, style=style, size=SIZE, seed=seed).frame)
         assert reading.ok
         assert _silent_errors(scene, reading) == []
@@ -148,3 +163,18 @@ def test_a_frame_of_another_size_from_the_same_camera_is_read() -> None:
     frame = synthetic.render(scene, size=(1420, 1064), seed=2).frame
     reading = Observer(calibrated("classic")).read(frame)
     assert reading.ok and [c.cls for c in reading.cells] == [t.cls for t in scene.cells]
+
+
+def test_readings_no_board_can_show_become_unknown() -> None:
+    from vision.observer import _only_what_can_be
+    from vision.reading import CellReading
+
+    cells = [CellReading(CellClass.EMPTY_LAND, 1.0)] * 176
+    cells[40] = CellReading(CellClass.MONUMENT, 0.9)  # a lone monument square
+    for c in (70, 71, 86, 87):  # a whole monument
+        cells[c] = CellReading(CellClass.MONUMENT, 0.9)
+    cells[100] = CellReading(CellClass.TREASURE, 0.9)  # no treasure starts on G7
+    cells[10] = CellReading(CellClass.TREASURE, 0.9)  # K1 is a start temple
+    checked = _only_what_can_be(tuple(cells), "standard")
+    assert [i for i, c in enumerate(checked) if c.cls is CellClass.UNKNOWN] == [40, 100]
+    assert all(checked[c].cls is CellClass.MONUMENT for c in (70, 71, 86, 87))
