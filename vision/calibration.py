@@ -13,6 +13,7 @@ from __future__ import annotations
 import datetime
 import json
 import os
+import re
 import tempfile
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
@@ -106,7 +107,7 @@ def find_markers(frame: np.ndarray) -> dict[int, np.ndarray]:
     if len(found) < len(MARKER_NAMES):
         for marker in aruco.detect(gray):
             if marker.id in MARKER_NAMES and marker.id not in found:
-                found[marker.id] = marker.corners.astype(np.float64)
+                found[marker.id] = _refined(gray, marker.corners)
     return found
 
 
@@ -166,16 +167,13 @@ def from_corners(
     """Calibrate from the grid's four corners tapped on the screen (image px: TL, TR, BR, BL)."""
     points = np.asarray(corners, dtype=np.float64)
     if points.shape != (4, 2) or not np.all(np.isfinite(points)):
-        raise CalibrationError(
-            "Tap exactly four corners of the grid: top-left, top-right, bottom-right, bottom-left."
-        )
+        raise CalibrationError("Tap exactly four corners of the grid: top-left, top-right, bottom-right, bottom-left.")
     # The four taps must go round the grid clockwise as a convex shape, or the grid would be folded.
     edges = np.roll(points, -1, axis=0) - points
     turns = edges[:, 0] * np.roll(edges, -1, axis=0)[:, 1] - edges[:, 1] * np.roll(edges, -1, axis=0)[:, 0]
     if not np.all(turns > 0):
         raise CalibrationError(
-            "Those four corners do not go round the grid: tap top-left, top-right, bottom-right, "
-            "then bottom-left."
+            "Those four corners do not go round the grid: tap top-left, top-right, bottom-right, then bottom-left."
         )
     squares = np.array([[0, 0], [COLUMNS, 0], [COLUMNS, ROWS], [0, ROWS]], dtype=np.float64)
     homography = cv2.getPerspectiveTransform(points.astype(np.float32), squares.astype(np.float32))
@@ -201,13 +199,17 @@ def _check_frame(frame: object) -> None:
 @dataclass(frozen=True)
 class Alignment:
     calibration: Calibration | None  # the calibration to read with (updated after a move), or None
-    found: int  # markers seen in this frame
+    markers: tuple[int, ...]  # ids of the markers seen in this frame
     moved: bool  # the board moved by more than MOVE_TOLERANCE since calibration
     message: str  # for the players; empty when all is well
 
     @property
     def ok(self) -> bool:
         return self.calibration is not None
+
+    @property
+    def found(self) -> int:
+        return len(self.markers)
 
 
 def _patch_transform(corners: np.ndarray) -> np.ndarray:
@@ -264,54 +266,49 @@ def align(frame: np.ndarray, calibration: Calibration) -> Alignment:
     """
     gray = _gray(frame)
     if calibration.method != "markers" or not calibration.markers:
-        return Alignment(
-            calibration, 0, False, "Calibrated from tapped corners: the board's position is not checked."
-        )
+        return Alignment(calibration, (), False, "Calibrated from tapped corners: the board's position is not checked.")
     in_place = {i: corners for i, corners in calibration.markers.items() if marker_in_place(gray, i, corners)}
     if len(in_place) == len(MARKER_NAMES):
-        return Alignment(calibration, len(in_place), False, "")
+        return Alignment(calibration, tuple(sorted(in_place)), False, "")
     seen = dict(in_place)
     for i, corners in calibration.markers.items():
         if i in seen:
             continue
         for marker in _search(gray, corners, reach=2.5):
             if marker.id in MARKER_NAMES and marker.id not in seen:
-                seen[marker.id] = marker.corners.astype(np.float64)
+                seen[marker.id] = _refined(gray, marker.corners)
     if len(seen) < 3:
         for marker_id, corners in find_markers(gray).items():
             seen.setdefault(marker_id, corners)
-    return _judge(calibration, seen, in_place)
+    return _judge(calibration, seen)
 
 
-def _judge(
-    calibration: Calibration, seen: dict[int, np.ndarray], in_place: dict[int, np.ndarray]
-) -> Alignment:
+def _judge(calibration: Calibration, seen: dict[int, np.ndarray]) -> Alignment:
     shifts = {
         i: float(np.abs(to_squares(calibration.homography, corners) - marker_squares(i)).max())
         for i, corners in seen.items()
     }
     moved = any(shift > MOVE_TOLERANCE for shift in shifts.values())
+    ids = tuple(sorted(seen))
     hidden = [MARKER_NAMES[i] for i in MARKER_NAMES if i not in seen]
     hidden_text = f" The {' and '.join(hidden)} marker is hidden." if hidden else ""
     if not seen:
-        return Alignment(None, 0, False, "No board marker is in view: is the board under the camera?")
+        return Alignment(None, (), False, "No board marker is in view: is the board under the camera?")
     if len(seen) >= 3:
         updated = replace(calibration, homography=homography_from_markers(seen), markers=seen)
         if moved:
-            return Alignment(
-                updated, len(seen), True, "The board moved; the grid was found again." + hidden_text
-            )
-        return Alignment(updated if len(seen) == 4 else calibration, len(seen), False, hidden_text.strip())
+            return Alignment(updated, ids, True, "The board moved; the grid was found again." + hidden_text)
+        return Alignment(updated if len(seen) == 4 else calibration, ids, False, hidden_text.strip())
     if not moved and len(seen) == 2:
-        return Alignment(calibration, 2, False, hidden_text.strip())
+        return Alignment(calibration, ids, False, hidden_text.strip())
     if moved:
         return Alignment(
             None,
-            len(seen),
+            ids,
             True,
             "The board or camera moved and the markers are hidden: uncover the corner markers.",
         )
-    return Alignment(None, len(seen), False, "Too few board markers are in view." + hidden_text)
+    return Alignment(None, ids, False, "Too few board markers are in view." + hidden_text)
 
 
 # --- the JSON file ------------------------------------------------------------------------
@@ -333,7 +330,8 @@ def to_json(calibration: Calibration) -> str:
         "rim_colours": None if calibration.rim is None else np.round(calibration.rim, 1).tolist(),
         "references": None if calibration.references is None else calibration.references.to_json(),
     }
-    return json.dumps(data, indent=1)
+    # One line per list of numbers (a marker corner, a homography row, an example's features).
+    return re.sub(r"\[[-+\d.eE,\s]*\]", lambda m: " ".join(m.group().split()), json.dumps(data, indent=1))
 
 
 def from_json(text: str, source: str = "the calibration") -> Calibration:
@@ -351,9 +349,7 @@ def from_json(text: str, source: str = "the calibration") -> Calibration:
         homography = np.array(data["homography"], dtype=np.float64)
         if homography.shape != (3, 3) or not np.all(np.isfinite(homography)):
             raise ValueError("homography")
-        markers = {
-            ids[name]: np.array(c, dtype=np.float64).reshape(4, 2) for name, c in data["markers"].items()
-        }
+        markers = {ids[name]: np.array(c, dtype=np.float64).reshape(4, 2) for name, c in data["markers"].items()}
         width, height = (int(v) for v in data["image_size"])
         method = str(data["method"])
         if method not in ("markers", "corners"):
@@ -383,6 +379,7 @@ def save(calibration: Calibration, path: str | Path) -> None:
     target.parent.mkdir(parents=True, exist_ok=True)
     fd, temporary = tempfile.mkstemp(prefix=f".{target.name}.", dir=target.parent)
     try:
+        os.chmod(temporary, 0o644)  # a file for people to read, like any other settings
         with os.fdopen(fd, "w", encoding="utf-8") as file:
             file.write(to_json(calibration))
             file.flush()
@@ -417,14 +414,43 @@ def setup_position(board: str = "standard") -> tuple[classify.Piece, ...]:
     rivers, temples = geometry.river_cells(board), geometry.start_temple_cells(board)
     return tuple(
         classify.Piece(
-            CellClass.TREASURE
-            if c in temples
-            else CellClass.EMPTY_RIVER
-            if c in rivers
-            else CellClass.EMPTY_LAND
+            CellClass.TREASURE if c in temples else CellClass.EMPTY_RIVER if c in rivers else CellClass.EMPTY_LAND
         )
         for c in range(CELLS)
     )
+
+
+_NUDGES = (-0.07, 0.0, 0.07)  # squares: pieces are put down off-centre ...
+_TURNS = (-8.0, 0.0, 8.0)  # degrees: ... and a little turned
+
+
+def _examples(
+    frame: np.ndarray, homography: np.ndarray, named: Mapping[int, classify.Known], empty: np.ndarray | None
+) -> tuple[list[np.ndarray], list[np.ndarray], list[classify.Known], list[bool], np.ndarray]:
+    """Patches of the named squares: each piece also nudged and turned as players put them down."""
+    px = rectify.PX_PER_SQUARE
+    top_down = rectify.rectify(frame, homography)
+    colours = classify.cell_colours(top_down)
+    lit = (
+        classify.Light(np.ones((CELLS, 3), np.float32), np.zeros((CELLS, 1), np.float32))
+        if empty is None
+        else classify.light(colours, empty)
+    )
+    patches: list[np.ndarray] = []
+    lights: list[np.ndarray] = []
+    known: list[classify.Known] = []
+    nudged: list[bool] = []
+    for cell, piece in sorted(named.items()):
+        # Empty squares do not move, and a monument sits squarely on its four tiles.
+        plain = piece.cls in (CellClass.EMPTY_LAND, CellClass.EMPTY_RIVER, CellClass.MONUMENT)
+        poses = [(0.0, 0.0, 0.0)] if plain else [(x, y, t) for x in _NUDGES for y in _NUDGES for t in _TURNS]
+        for dx, dy, turn in poses:
+            transform = rectify.square_transform(homography, cell, px, dx, dy, turn)
+            patches.append(cv2.warpPerspective(frame, transform, (px, px), flags=cv2.INTER_LINEAR))
+            lights.append(np.concatenate([lit.gain[cell], lit.glare[cell]]))
+            known.append(piece)
+            nudged.append((dx, dy, turn) != (0.0, 0.0, 0.0))
+    return patches, lights, known, nudged, colours
 
 
 def calibrate(
@@ -437,12 +463,11 @@ def calibrate(
     of the set-up position and of the pieces the player showed, square by square."""
     _check_frame(setup_frame)
     height, width = setup_frame.shape[:2]
-    if corners is None:
-        calibration = from_markers(setup_frame, board)
-    else:
-        calibration = from_corners((width, height), corners, board)
-    setup_top = rectify.rectify(setup_frame, calibration.homography)
-    shown = []
+    calibration = from_markers(setup_frame, board) if corners is None else from_corners((width, height), corners, board)
+    setup = dict(enumerate(setup_position(board)))
+    patches, lights, known, nudged, empty = _examples(setup_frame, calibration.homography, setup, None)
+    signatures: list[np.ndarray] = []
+    leaders: list[tuple[CellClass, str]] = []
     for frame, named in pieces:
         _check_frame(frame)
         alignment = align(frame, calibration.resized((frame.shape[1], frame.shape[0])))
@@ -450,8 +475,20 @@ def calibrate(
             raise CalibrationError(f"The pieces could not be seen: {alignment.message}")
         if any(not 0 <= cell < CELLS for cell in named):
             raise CalibrationError("A piece was named on a square that is not on the board.")
-        shown.append((rectify.rectify(frame, alignment.calibration.homography), named))
-    references = classify.learn(setup_top, setup_position(board), shown)
+        more = _examples(frame, alignment.calibration.homography, named, empty)
+        patches += more[0]
+        lights += more[1]
+        known += more[2]
+        nudged += more[3]
+        for cell, piece in sorted(named.items()):
+            if piece.dynasty is not None:
+                closeup = classify.leader_closeup(frame, alignment.calibration.homography, cell)
+                signatures.append(classify.dynasty_signatures(closeup)[0])
+                leaders.append((piece.cls, piece.dynasty))
+    light = np.array(lights, dtype=np.float32)
+    references = classify.learn(empty, np.array(patches), classify.Light(light[:, :3], light[:, 3:]), known, nudged)
+    if leaders:
+        references = replace(references, dynasty_signatures=np.array(signatures), dynasty_keys=tuple(leaders))
     small = gate.small_image(setup_frame)
     rim = gate.rim_colours(small, gate.rim_places(calibration.homography, (width, height)))
     return replace(calibration, references=references, rim=rim)
@@ -459,8 +496,8 @@ def calibrate(
 
 def pieces_layout(board: str = "standard") -> dict[int, classify.Piece]:
     """Where to lay the pieces for the "show me your pieces" step: one tile of each colour, a
-    face-down tile, a catastrophe, the unification tile, every leader of every dynasty and the
-    six monuments, all on empty land so the set-up temples may stay where they are."""
+    catastrophe, the unification tile, every leader of every dynasty and the six monuments, all
+    on empty land so the set-up temples may stay where they are."""
     rivers, temples = geometry.river_cells(board), geometry.start_temple_cells(board)
     free = [c for c in range(CELLS) if c not in rivers and c not in temples]
     layout: dict[int, classify.Piece] = {}
@@ -473,9 +510,9 @@ def pieces_layout(board: str = "standard") -> dict[int, classify.Piece]:
             pair = pairs[len(layout) // 4]
             layout.update({c: classify.Piece(CellClass.MONUMENT, monument=pair) for c in block})
     singles = [classify.Piece(CellClass[f"TILE_{colour.upper()}"]) for colour in COLOURS]
-    singles += [
-        classify.Piece(cls) for cls in (CellClass.FACE_DOWN, CellClass.CATASTROPHE, CellClass.UNIFICATION)
-    ]
+    # No face-down tile: in play they only ever lie under a monument, and a land square in a
+    # shadow looks much like one.
+    singles += [classify.Piece(cls) for cls in (CellClass.CATASTROPHE, CellClass.UNIFICATION)]
     singles += [
         classify.Piece(CellClass[f"LEADER_{colour.upper()}"], dynasty=dynasty)
         for colour in COLOURS

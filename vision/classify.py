@@ -16,14 +16,17 @@ over the board.
 
 from __future__ import annotations
 
+import functools
+import itertools
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Protocol
 
+import cv2
 import numpy as np
 
 from vision.reading import CELLS, COLUMNS, ROWS, CellClass, CellReading
-from vision.rectify import PX_PER_SQUARE, cells
+from vision.rectify import PX_PER_SQUARE, cells, square_transform
 
 MIN_CONFIDENCE = 0.5
 _RINGS = (0.0, 0.17, 0.3, 0.42, 0.5)  # radii (squares) of centre, middle, rim; corners beyond 0.5
@@ -58,7 +61,7 @@ def _region_weights(px: int) -> np.ndarray:
     y, x = np.meshgrid(centre, centre, indexing="ij")
     radius = np.hypot(x, y)
     inside = (np.abs(x) < 0.5 - _INSET) & (np.abs(y) < 0.5 - _INSET)
-    masks = [(radius >= a) & (radius < b) for a, b in zip(_RINGS[:-2], _RINGS[1:-1], strict=True)]
+    masks = [(radius >= a) & (radius < b) for a, b in itertools.pairwise(_RINGS[:-1])]
     masks.append((radius >= _RINGS[-1]) & inside)
     weights = np.stack(masks).astype(np.float32)
     normalised: np.ndarray = weights / weights.sum(axis=(1, 2), keepdims=True)
@@ -75,34 +78,41 @@ def _weights(px: int) -> np.ndarray:
 
 
 def cell_colours(top_down: np.ndarray, px: int = PX_PER_SQUARE) -> np.ndarray:
-    """The mean colour of each square (CELLS × 3, float32)."""
-    grid = top_down.reshape(ROWS, px, COLUMNS, px, 3).astype(np.float32)
-    means: np.ndarray = grid.mean(axis=(1, 3)).reshape(CELLS, 3)
-    return means
-
-
-def features(top_down: np.ndarray, gain: np.ndarray, px: int = PX_PER_SQUARE) -> np.ndarray:
-    """(CELLS, F) numbers per square: per ring, mean B, G, R and the spread of brightness, all
-    divided by the square's light gain (CELLS × 3) so they read as under the calibration light."""
-    patches = cells(top_down, px).astype(np.float32) / 255.0  # (C, px, px, 3)
-    weights = _weights(px)
-    means = np.einsum("cyxk,ryx->crk", patches, weights)  # (C, R, 3)
-    brightness = patches.mean(axis=3)
-    squares = np.einsum("cyx,ryx->cr", brightness * brightness, weights)
-    spread = np.sqrt(np.maximum(squares - means.mean(axis=2) ** 2, 0.0))
-    level = gain.mean(axis=1, keepdims=True)
-    normalised = means / gain[:, None, :]
-    result: np.ndarray = np.concatenate([normalised.reshape(CELLS, -1), spread / level], axis=1)
+    """The mean colour of each square (CELLS × 3, float32): an area resize is exactly that."""
+    means = cv2.resize(top_down, (COLUMNS, ROWS), interpolation=cv2.INTER_AREA)
+    result: np.ndarray = means.reshape(CELLS, 3).astype(np.float32)
     return result
 
 
-def details(top_down: np.ndarray, px: int = PX_PER_SQUARE) -> np.ndarray:
-    """A _DETAIL² grey picture of each square, zero-mean and unit-norm: the shape of a symbol."""
-    patches = cells(top_down, px).astype(np.float32).mean(axis=3)
+def features(patches: np.ndarray, light: Light) -> np.ndarray:
+    """(n, F) numbers per square patch (n, px, px, 3): per ring, mean B, G, R and the spread of
+    brightness, with the change of light undone so they read as under the calibration light, and
+    the share of B, G and R in the mean colour."""
+    n, px = len(patches), patches.shape[1]
+    channels = patches.reshape(n, px * px, 3).transpose(0, 2, 1).reshape(n * 3, px * px).astype(np.float32)
+    weights = _weights(px).reshape(-1, px * px).T  # (px², regions)
+    means = (channels @ weights).reshape(n, 3, -1).transpose(0, 2, 1)  # (n, regions, 3)
+    brightness = channels.reshape(n, 3, px * px).mean(axis=1)
+    squares = (brightness * brightness) @ weights  # (n, regions)
+    spread = np.sqrt(np.maximum(squares - means.mean(axis=2) ** 2, 0.0)) / 255.0
+    level = light.gain.mean(axis=1, keepdims=True)
+    normalised = light.undo(means) / 255.0
+    # Hue apart from brightness: what stays true where the light estimate is off (shadow edges).
+    hue = normalised / np.maximum(normalised.sum(axis=2, keepdims=True), 1e-3)
+    result: np.ndarray = np.concatenate(
+        [normalised.reshape(len(patches), -1), spread / level, hue.reshape(len(patches), -1)], axis=1
+    )
+    return result
+
+
+def details(patches: np.ndarray) -> np.ndarray:
+    """A _DETAIL² grey picture of each patch, zero-mean and unit-norm: the shape of a symbol."""
+    grey = patches.astype(np.float32).mean(axis=3)
+    px = grey.shape[1]
     block = px // _DETAIL
     trim = (px - block * _DETAIL) // 2
-    core = patches[:, trim : trim + block * _DETAIL, trim : trim + block * _DETAIL]
-    small = core.reshape(CELLS, _DETAIL, block, _DETAIL, block).mean(axis=(2, 4)).reshape(CELLS, -1)
+    core = grey[:, trim : trim + block * _DETAIL, trim : trim + block * _DETAIL]
+    small = core.reshape(len(grey), _DETAIL, block, _DETAIL, block).mean(axis=(2, 4)).reshape(len(grey), -1)
     small -= small.mean(axis=1, keepdims=True)
     norms = np.linalg.norm(small, axis=1, keepdims=True)
     result: np.ndarray = small / np.maximum(norms, 1e-6)
@@ -112,33 +122,71 @@ def details(top_down: np.ndarray, px: int = PX_PER_SQUARE) -> np.ndarray:
 # --- light --------------------------------------------------------------------------------------
 
 
-def _smooth_basis() -> np.ndarray:
-    """Quadratic polynomials over the board, one row per square."""
-    rows, cols = np.divmod(np.arange(CELLS), COLUMNS)
-    x = (cols + 0.5) / COLUMNS * 2 - 1
-    y = (rows + 0.5) / ROWS * 2 - 1
-    return np.stack([np.ones(CELLS), x, y, x * y, x * x, y * y], axis=1)
+def _around(grid: np.ndarray, reach: int) -> np.ndarray:
+    """The values of the squares around each square, itself left out: (neighbours, CELLS, ...)."""
+    padded = np.pad(grid, ((reach, reach), (reach, reach), (0, 0)), mode="edge")
+    shifts = [
+        padded[reach + dy : reach + dy + ROWS, reach + dx : reach + dx + COLUMNS].reshape(CELLS, -1)
+        for dy in range(-reach, reach + 1)
+        for dx in range(-reach, reach + 1)
+        if dx or dy
+    ]
+    return np.stack(shifts)
 
 
-_BASIS = _smooth_basis()
+_FIT_TOLERANCE = 0.035  # rms misfit, as a share of the brightness, of a square that is still empty
 
 
-def light_gain(colours: np.ndarray, empty: np.ndarray) -> np.ndarray:
-    """How the light changed since calibration at every square (CELLS × 3).
+@dataclass(frozen=True)
+class Light:
+    """How the light on each square differs from calibration: colour = gain · before + glare."""
+
+    gain: np.ndarray  # squares × 3
+    glare: np.ndarray  # squares × 1, grey levels of white light added (a reflection, a bright spot)
+
+    def undo(self, colours: np.ndarray) -> np.ndarray:
+        """Colours (one row per square of this light, × ... × 3, 0..255) as at calibration."""
+        shape = (len(self.gain),) + (1,) * (colours.ndim - 2) + (-1,)
+        undone: np.ndarray = (colours - self.glare.reshape(shape)) / self.gain.reshape(shape)
+        return undone
+
+
+def light(colours: np.ndarray, empty: np.ndarray) -> Light:
+    """How the light changed since calibration at every square.
 
     colours: each square's mean colour now; empty: the same squares on the empty set-up board.
-    Squares whose colour is a steady multiple of their empty colour are taken as still empty (most
-    of the board is, all game long) and a smooth field is fitted through their ratios.
+    Each square is first explained on its own as its empty self under some brightness plus some
+    white glare, in the lamp's colour, which is the same all over the board; the squares so
+    explained are empty (most of the board is, all game long). The light on a square is then read
+    from such squares around it — never from the square itself, so a dark piece cannot pass for
+    a shadow, while a shadow or a glare spot over many squares is followed closely.
     """
-    ratio = colours / np.maximum(empty, 1.0)
-    gain = np.broadcast_to(np.median(ratio, axis=0), ratio.shape).copy()
-    for tolerance in (0.2, 0.1, 0.07):
-        agree = np.all(np.abs(ratio / gain - 1) < tolerance, axis=1)
-        if np.count_nonzero(agree) < 3 * _BASIS.shape[1]:
-            break
-        solution, *_ = np.linalg.lstsq(_BASIS[agree], ratio[agree], rcond=None)
-        gain = np.clip(_BASIS @ solution, 0.05, 20.0)
-    return gain
+    colours = colours.astype(np.float32)
+    overall = np.median(colours / np.maximum(empty, 1.0), axis=0)
+    tint = overall / overall.mean()
+    shape = empty * tint  # what an empty square looks like in the lamp's colour, before brightness
+    # Least squares, per square: colours ≈ a · shape + b, for a brightness a and a glare b.
+    see, se, sec, sc = (shape * shape).sum(1), shape.sum(1), (shape * colours).sum(1), colours.sum(1)
+    det = np.maximum(3 * see - se * se, 1e-3)
+    a = (3 * sec - se * sc) / det
+    b = (see * sc - se * sec) / det
+    misfit = np.sqrt(((colours - a[:, None] * shape - b[:, None]) ** 2).mean(1)) / np.maximum(colours.mean(1), 1)
+    level = float(overall.mean())
+    empty_like = (misfit < _FIT_TOLERANCE) & (a > 0.3 * level) & (a < 3 * level) & (b > -12) & (b < 160)
+    fitted = np.stack([a, b], axis=1)
+    reference = np.median(_around(fitted.reshape(ROWS, COLUMNS, 2), 1), axis=0)
+    fallback = np.array([level, 0.0], np.float32)
+    for tolerance in (0.25, 0.12):
+        close = (np.abs(a / np.maximum(reference[:, 0], 1e-3) - 1) < tolerance) & (
+            np.abs(b - reference[:, 1]) < 8 + tolerance * 100
+        )
+        agree = (empty_like & close)[:, None].astype(np.float32)
+        kept = np.concatenate([fitted * agree, agree], axis=1).reshape(ROWS, COLUMNS, 3)
+        around = _around(kept, 2).sum(axis=0)
+        counts = around[:, 2:]
+        reference = np.where(counts > 0, around[:, :2] / np.maximum(counts, 1), fallback)
+    gain = (reference[:, :1] * tint[None, :]).astype(np.float32)
+    return Light(gain=np.maximum(gain, 0.05), glare=np.maximum(reference[:, 1:], 0.0).astype(np.float32))
 
 
 # --- references ----------------------------------------------------------------------------------
@@ -154,10 +202,58 @@ class References:
     classes: tuple[CellClass, ...]  # K
     dynasties: tuple[str | None, ...]  # K
     monuments: tuple[tuple[str, str] | None, ...]  # K
-    scale: np.ndarray  # F: the usual spread of each feature within one class
+    scale: np.ndarray  # F: the usual spread of each feature among patches of one square
+    dynasty_signatures: np.ndarray = field(default_factory=lambda: np.zeros((0, _SIGNATURE), np.float32))
+    dynasty_keys: tuple[tuple[CellClass, str], ...] = ()  # (leader class, dynasty) of each signature
+
+    def __post_init__(self) -> None:
+        labels = [c.value for c in self.classes]
+        if labels != sorted(labels):
+            raise ValueError("examples must be sorted by class")
+
+    @functools.cached_property
+    def scaled_prototypes(self) -> np.ndarray:
+        scaled: np.ndarray = (self.prototypes / self.scale).astype(np.float32)
+        return scaled
+
+    @functools.cached_property
+    def prototype_norms(self) -> np.ndarray:
+        norms: np.ndarray = (self.scaled_prototypes**2).sum(axis=1)
+        return norms
+
+    def named(self, cls: CellClass, kind: str) -> tuple[list[Any], np.ndarray]:
+        """The dynasties or monuments (kind) among a class's examples, and each example's index
+        into them (-1: not named)."""
+        key = (cls, kind)
+        if key not in self._named:
+            start, end = self.class_ranges[cls]
+            values = (self.dynasties if kind == "dynasty" else self.monuments)[start:end]
+            names = sorted({v for v in values if v is not None})
+            self._named[key] = (names, np.array([names.index(v) if v is not None else -1 for v in values]))
+        return self._named[key]
+
+    @functools.cached_property
+    def _named(self) -> dict[tuple[CellClass, str], tuple[list[Any], np.ndarray]]:
+        return {}
+
+    @functools.cached_property
+    def class_ranges(self) -> dict[CellClass, tuple[int, int]]:
+        """Where the examples of each class lie (examples are sorted by class)."""
+        starts = [int(i) for i in self.class_starts] + [len(self.classes)]
+        return {self.classes[a]: (a, b) for a, b in itertools.pairwise(starts)}
+
+    @functools.cached_property
+    def class_starts(self) -> np.ndarray:
+        """Index of the first example of each class (examples are sorted by class)."""
+        labels = [c.value for c in self.classes]
+        return np.array([i for i, label in enumerate(labels) if i == 0 or labels[i - 1] != label])
 
     def to_json(self) -> dict[str, Any]:
         return {
+            "leaders": [
+                {"class": cls.value, "dynasty": dynasty, "signature": np.round(signature, 4).tolist()}
+                for (cls, dynasty), signature in zip(self.dynasty_keys, self.dynasty_signatures, strict=True)
+            ],
             "px_per_square": PX_PER_SQUARE,
             "empty_colours": np.round(self.empty, 2).tolist(),
             "scale": np.round(self.scale, 5).tolist(),
@@ -166,8 +262,9 @@ class References:
                     "class": cls.value,
                     "dynasty": dynasty,
                     "monument": list(monument) if monument else None,
-                    "features": np.round(proto, 5).tolist(),
-                    "detail": np.round(detail, 4).tolist(),
+                    "features": np.round(proto, 4).tolist(),
+                    # The symbol's shape tells monuments apart; other examples need none.
+                    "detail": np.round(detail, 3).tolist() if monument else None,
                 }
                 for cls, dynasty, monument, proto, detail in zip(
                     self.classes, self.dynasties, self.monuments, self.prototypes, self.details, strict=True
@@ -186,60 +283,50 @@ class References:
         return cls(
             empty=empty,
             prototypes=np.array([e["features"] for e in examples], dtype=np.float32),
-            details=np.array([e["detail"] for e in examples], dtype=np.float32),
+            details=np.array(
+                [e["detail"] if e["detail"] is not None else [0.0] * _DETAIL**2 for e in examples], dtype=np.float32
+            ),
             classes=tuple(CellClass(e["class"]) for e in examples),
             dynasties=tuple(e["dynasty"] for e in examples),
             monuments=tuple(tuple(e["monument"]) if e["monument"] else None for e in examples),
             scale=np.array(data["scale"], dtype=np.float32),
+            dynasty_signatures=np.array([e["signature"] for e in data.get("leaders", [])], dtype=np.float32).reshape(
+                -1, _SIGNATURE
+            ),
+            dynasty_keys=tuple((CellClass(e["class"]), str(e["dynasty"])) for e in data.get("leaders", [])),
         )
 
 
 def learn(
-    setup: np.ndarray,
-    setup_cells: Sequence[Known],
-    pieces: Sequence[tuple[np.ndarray, Mapping[int, Known]]] = (),
+    empty: np.ndarray, patches: np.ndarray, lights: Light, known: Sequence[Known], nudged: Sequence[bool]
 ) -> References:
-    """References from the set-up board (every square known) and "show me your pieces" frames.
+    """References from square patches whose content the player told us.
 
-    setup: the top-down image of the set-up position; setup_cells: what each of its squares holds.
-    pieces: (top-down image, {square: what it holds}) for each frame of the pieces step. Squares
-    not named in a pieces frame are ignored, so players may leave the set-up pieces in place.
+    empty: each square's mean colour on the empty set-up board (CELLS × 3); patches (n, px, px, 3)
+    with the light on each (one row per patch) and what they hold; nudged: whether a patch was cut off-centre
+    or turned, to show how a piece put down carelessly looks. Those extra patches widen what each
+    class may look like; the spread of the features (what counts as "near") is learnt from the
+    plain ones only: the many squares of empty land, river and treasure at set-up.
     """
-    if len(setup_cells) != CELLS:
-        raise ValueError(f"the set-up needs all {CELLS} squares, got {len(setup_cells)}")
-    empty = cell_colours(setup)
-    unit = np.ones((CELLS, 3), dtype=np.float32)
-    rows = [(features(setup, unit), details(setup), range(CELLS), setup_cells)]
-    for image, named in pieces:
-        # Light may differ between the set-up frame and a pieces frame: relate it to the set-up.
-        gain = light_gain(cell_colours(image), empty)
-        known = [named[c] for c in sorted(named)]
-        rows.append((features(image, gain), details(image), sorted(named), known))
-    protos, shapes, classes, dynasties, monuments = [], [], [], [], []
-    for feats, detail, indices, known in rows:
-        for cell, truth in zip(indices, known, strict=True):
-            protos.append(feats[cell])
-            shapes.append(detail[cell])
-            classes.append(truth.cls)
-            dynasties.append(truth.dynasty)
-            monuments.append(truth.monument)
-    prototypes = np.array(protos, dtype=np.float32)
+    prototypes = features(patches, lights)
+    plain = ~np.asarray(nudged, dtype=bool)
+    labels = np.array([k.cls.value for k in known])
+    scale = _spread_within(prototypes[plain], labels[plain])
+    order = sorted(range(len(known)), key=lambda i: known[i].cls.value)
     return References(
-        empty=empty,
-        prototypes=prototypes,
-        details=np.array(shapes, dtype=np.float32),
-        classes=tuple(classes),
-        dynasties=tuple(dynasties),
-        monuments=tuple(monuments),
-        scale=_within_class_spread(prototypes, classes),
+        empty=empty.astype(np.float32),
+        prototypes=prototypes[order],
+        details=details(patches)[order],
+        classes=tuple(known[i].cls for i in order),
+        dynasties=tuple(known[i].dynasty for i in order),
+        monuments=tuple(known[i].monument for i in order),
+        scale=scale,
     )
 
 
-def _within_class_spread(prototypes: np.ndarray, classes: Sequence[CellClass]) -> np.ndarray:
-    labels = np.array([c.value for c in classes])
-    deviations = [
-        prototypes[labels == label] - prototypes[labels == label].mean(axis=0) for label in set(labels)
-    ]
+def _spread_within(prototypes: np.ndarray, labels: np.ndarray) -> np.ndarray:
+    """The usual deviation of a feature within a class, pooled over classes, plus a floor."""
+    deviations = [prototypes[labels == label] - prototypes[labels == label].mean(axis=0) for label in set(labels)]
     pooled = np.concatenate(deviations)
     spread: np.ndarray = np.sqrt((pooled**2).mean(axis=0)) + _SCALE_FLOOR
     return spread.astype(np.float32)
@@ -248,59 +335,136 @@ def _within_class_spread(prototypes: np.ndarray, classes: Sequence[CellClass]) -
 # --- reading --------------------------------------------------------------------------------------
 
 
-def classify(
-    top_down: np.ndarray, references: References, min_confidence: float = MIN_CONFIDENCE
-) -> tuple[CellReading, ...]:
-    """One reading per square (row-major). Squares below min_confidence come back as UNKNOWN."""
-    gain = light_gain(cell_colours(top_down), references.empty)
-    feats = features(top_down, gain) / references.scale
-    protos = references.prototypes / references.scale
+def distances(
+    top_down: np.ndarray, references: References, lit: Light | None = None
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """For every square: its patch, its distance to every class (CELLS × classes, in units of the
+    usual feature spread) and its nearest example of all."""
+    patches = cells(top_down, PX_PER_SQUARE)
+    lit = lit or light(cell_colours(top_down), references.empty)
+    feats = features(patches, lit) / references.scale
+    protos = references.scaled_prototypes
     # Squared distances of every square to every example: |a|² - 2ab + |b|².
-    distances = (feats**2).sum(axis=1)[:, None] - 2 * feats @ protos.T + (protos**2).sum(axis=1)[None, :]
-    distances = np.sqrt(np.maximum(distances, 0.0))
-    labels = np.array([c.value for c in references.classes])
-    nearest = distances.argmin(axis=1)
-    best = distances[np.arange(CELLS), nearest]
-    other = np.where(labels[None, :] == labels[nearest][:, None], np.inf, distances).min(axis=1)
-    confidence = _confidence(best, other)
-    shapes = details(top_down)
+    squared = (feats**2).sum(axis=1)[:, None] - 2 * feats @ protos.T + references.prototype_norms[None, :]
+    each = np.sqrt(np.maximum(squared, 0.0))
+    return patches, np.minimum.reduceat(each, references.class_starts, axis=1), each.argmin(axis=1)
+
+
+def classify(
+    top_down: np.ndarray,
+    references: References,
+    min_confidence: float = MIN_CONFIDENCE,
+    lit: Light | None = None,
+) -> tuple[CellReading, ...]:
+    """One reading per square (row-major). Squares below min_confidence come back as UNKNOWN.
+    lit: the light on the board, if already worked out (`light`). Dynasties need a closer look
+    than this small picture gives: see `name_dynasty`."""
+    patches, by_class, nearest = distances(top_down, references, lit)
+    two = (
+        np.partition(by_class, 1, axis=1)[:, :2]
+        if by_class.shape[1] > 1
+        else np.pad(by_class, ((0, 0), (0, 1)), constant_values=np.inf)
+    )
+    confidence = _confidence(two[:, 0], two[:, 1])
+    shapes: np.ndarray | None = None
     readings = []
     for cell in range(CELLS):
-        example = int(nearest[cell])
-        cls = references.classes[example]
+        cls = references.classes[int(nearest[cell])]
         if confidence[cell] < min_confidence:
             readings.append(CellReading(CellClass.UNKNOWN, float(confidence[cell])))
             continue
-        dynasty = monument = None
-        if cls.colour and cls.name.startswith("LEADER_"):
-            dynasty = _by_shape(shapes[cell], references, cls, references.dynasties)
-        elif cls is CellClass.MONUMENT:
-            monument = _by_shape(shapes[cell], references, cls, references.monuments)
-        readings.append(CellReading(cls, float(confidence[cell]), dynasty, monument))
+        monument = None
+        if cls is CellClass.MONUMENT:
+            shapes = details(patches) if shapes is None else shapes
+            monument = _by_shape(shapes[cell], references, cls, "monument")
+        readings.append(CellReading(cls, float(confidence[cell]), None, monument))
     return tuple(readings)
 
 
-_MARGIN = 3.0  # feature-spread units between the best class and the next for full confidence
-_FAR = 6.0  # a square further than this from every example looks like nothing we know
+_MARGIN = 0.6  # how much further (as a share) the next class must be for full confidence
+_FAR = 12.0  # a square further than this from every example looks like nothing we know
 
 
 def _confidence(best: np.ndarray, other: np.ndarray) -> np.ndarray:
-    gap = np.clip((other - best) / _MARGIN, 0.0, 1.0)
+    """1 for a square much nearer one class than any other and near enough to it; at 0.5 (the
+    default threshold) the next class is 30 % further away, or the square is far from them all."""
+    gap = np.clip((other / np.maximum(best, 1e-6) - 1) / _MARGIN, 0.0, 1.0)
     familiar = np.clip(_FAR / np.maximum(best, 1e-6), 0.0, 1.0)
     result: np.ndarray = gap * familiar
     return result
 
 
-def _by_shape(shape: np.ndarray, references: References, cls: CellClass, values: Sequence[Any]) -> Any:
-    """The dynasty or monument of the example of this class whose symbol shape matches best,
-    when it matches clearly better than any example with another value."""
-    candidates = [i for i, c in enumerate(references.classes) if c is cls and values[i] is not None]
-    if not candidates:
+def _by_shape(shape: np.ndarray, references: References, cls: CellClass, kind: str) -> Any:
+    """The dynasty or monument (kind) of the example of this class whose symbol shape matches
+    best, when it matches clearly better than any example with another value."""
+    names, codes = references.named(cls, kind)
+    if not names:
         return None
-    scores = references.details[candidates] @ shape
-    order = np.argsort(scores)[::-1]
-    best = values[candidates[order[0]]]
-    rivals = [scores[k] for k in order[1:] if values[candidates[k]] != best]
-    if scores[order[0]] < 0.6 or (rivals and scores[order[0]] - rivals[0] < 0.1):
+    start, end = references.class_ranges[cls]
+    scores = np.where(codes >= 0, references.details[start:end] @ shape, -np.inf)
+    best = int(np.argmax(scores))
+    rival = np.max(scores[(codes != codes[best]) & (codes >= 0)], initial=-np.inf)
+    if scores[best] < 0.6 or scores[best] - rival < 0.1:
         return None
-    return best
+    return names[codes[best]]
+
+
+# --- dynasties ------------------------------------------------------------------------------------
+
+DYNASTY_PX = 48  # px per square when looking closely at a leader's symbol
+_OFF_CENTRE = 4  # px at DYNASTY_PX: how far off-centre a leader may stand (0.08 square)
+_SIGNATURE = 8 * 16  # harmonics × rings
+_DYNASTY_MATCH = 0.9  # similarity below which no dynasty is named
+_DYNASTY_MARGIN = 0.1  # lead over the best other dynasty needed to name one
+
+
+def leader_closeup(frame: np.ndarray, homography: np.ndarray, cell: int) -> np.ndarray:
+    """A grey DYNASTY_PX picture of a square with room around it for a leader put down off-centre."""
+    m = _OFF_CENTRE
+    shift = np.array([[1, 0, m], [0, 1, m], [0, 0, 1]], dtype=np.float64)
+    transform = shift @ square_transform(homography, cell, DYNASTY_PX)
+    closeup = cv2.warpPerspective(frame, transform, (DYNASTY_PX + 2 * m, DYNASTY_PX + 2 * m))
+    grey: np.ndarray = cv2.cvtColor(closeup, cv2.COLOR_BGR2GRAY) if closeup.ndim == 3 else closeup
+    return grey
+
+
+@functools.cache
+def _polar_maps(size: int, offsets: tuple[tuple[int, int], ...]) -> tuple[np.ndarray, np.ndarray]:
+    """Where to sample a closeup of side `size` for 64 angles × 16 radii about each offset centre."""
+    angles = np.arange(64) * (2 * np.pi / 64)
+    radii = np.arange(16) * (DYNASTY_PX * 0.42 / 16)
+    centre = (size - 1) / 2
+    xs = [centre + dx + np.outer(np.cos(angles), radii) for dx, _ in offsets]
+    ys = [centre + dy + np.outer(np.sin(angles), radii) for _, dy in offsets]
+    return np.concatenate(xs).astype(np.float32), np.concatenate(ys).astype(np.float32)
+
+
+def dynasty_signatures(closeup: np.ndarray, offsets: tuple[tuple[int, int], ...] = ((0, 0),)) -> np.ndarray:
+    """What a leader's symbol looks like however the leader is turned, seen about each offset
+    centre: for rings around the centre, how strongly the brightness varies around the ring at
+    each of its first harmonics (len(offsets) × _SIGNATURE)."""
+    map_x, map_y = _polar_maps(closeup.shape[0], offsets)
+    polar = cv2.remap(closeup.astype(np.float32), map_x, map_y, cv2.INTER_LINEAR).reshape(len(offsets), 64, 16)
+    polar = (polar - polar.mean(axis=(1, 2), keepdims=True)) / (polar.std(axis=(1, 2), keepdims=True) + 1e-3)
+    harmonics = np.abs(np.fft.rfft(polar, axis=1))[:, 1:9].reshape(len(offsets), -1)
+    norms = np.maximum(np.linalg.norm(harmonics, axis=1, keepdims=True), 1e-6)
+    signatures: np.ndarray = (harmonics / norms).astype(np.float32)
+    return signatures
+
+
+_OFFSETS = tuple((dx, dy) for dy in (-_OFF_CENTRE, 0, _OFF_CENTRE) for dx in (-_OFF_CENTRE, 0, _OFF_CENTRE))
+
+
+def name_dynasty(closeup: np.ndarray, cls: CellClass, references: References) -> str | None:
+    """The dynasty of a leader of class `cls` in a `leader_closeup`, when its symbol is clear."""
+    rows = [i for i, (c, _) in enumerate(references.dynasty_keys) if c is cls]
+    if not rows:
+        return None
+    signatures = dynasty_signatures(closeup, _OFFSETS)
+    scores = (signatures @ references.dynasty_signatures[rows].T).max(axis=0)  # best placement per example
+    names = [references.dynasty_keys[i][1] for i in rows]
+    best = int(np.argmax(scores))
+    rival = max((float(s) for s, n in zip(scores, names, strict=True) if n != names[best]), default=-1.0)
+    if scores[best] < _DYNASTY_MATCH or scores[best] - rival < _DYNASTY_MARGIN:
+        return None
+    return names[best]

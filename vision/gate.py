@@ -15,16 +15,18 @@ import numpy as np
 
 from vision.reading import COLUMNS, ROWS
 
-WIDTH = 160  # px of the gate's working image; enough to see an arm, small enough to cost nothing
-RIM_OFFSET = 0.45  # squares outside the grid edge where the rim is watched (the border's middle)
-RIM_STEP = 0.5  # squares between watched points: an arm covers several
+WIDTH = 320  # px of the gate's working image; enough to see an arm, small enough to cost nothing
+RIM_STEP = 0.5  # squares between rim patches (each is twice as long): an arm covers several
+RIM_TOLERANCE = 0.18  # change of a rim point, beyond the smooth change of light, that is not the rim
+RIM_RUN = 2  # neighbouring unlike points that make an arm
+RIM_MISFIT = 0.01  # what a change of light leaves unexplained, as a share of the brightness
 
 
 @dataclass(frozen=True, slots=True)
 class GateState:
-    still: bool  # still long enough with no hand in view: the frame may be read
+    still: bool  # no motion for the configured number of frames
     moving: bool  # this frame differs from the previous one
-    hand: bool  # something covers the board's rim
+    hand: bool  # something covers the board's rim (colour frames only; the observer checks again)
     still_frames: int  # consecutive frames without motion
 
 
@@ -32,44 +34,54 @@ def small_image(frame: np.ndarray, width: int = WIDTH) -> np.ndarray:
     """The frame shrunk to `width` pixels across and smoothed (BGR stays BGR)."""
     h, w = frame.shape[:2]
     height = max(1, round(h * width / w))
-    small = cv2.resize(
-        frame, (width, height), interpolation=cv2.INTER_AREA if w <= 4 * width else cv2.INTER_LINEAR
-    )
+    small = cv2.resize(frame, (width, height), interpolation=cv2.INTER_AREA if w <= 4 * width else cv2.INTER_LINEAR)
     blurred: np.ndarray = cv2.GaussianBlur(small, (3, 3), 0)
     return blurred
 
 
 def rim_squares() -> np.ndarray:
-    """The watched points of the rim, in board squares: a loop just outside the grid."""
-    left, top, right, bottom = -RIM_OFFSET, -RIM_OFFSET, COLUMNS + RIM_OFFSET, ROWS + RIM_OFFSET
-    xs = np.arange(left, right, RIM_STEP)
-    ys = np.arange(top, bottom, RIM_STEP)
-    loop = [np.column_stack([xs, np.full_like(xs, top)]), np.column_stack([np.full_like(ys, right), ys])]
-    loop += [
-        np.column_stack([xs[::-1], np.full_like(xs, bottom)]),
-        np.column_stack([np.full_like(ys, left), ys[::-1]]),
-    ]
-    return np.concatenate(loop)
+    """The watched patches of the rim, in board squares: (patches, samples, 2).
+
+    A loop of overlapping patches, each a square long, across the border just outside the grid;
+    a patch's colour is the mean of its samples, so the printed coordinates along the border
+    look the same however the sampling falls. The marker cards at the corners are left out:
+    their fine print flickers at this size.
+    """
+    along = np.linspace(-RIM_STEP, RIM_STEP, 5)
+    across = np.array([0.35, 0.6, 0.85])
+    patches = []
+    for length, fixed, horizontal, outward, backwards in (  # clockwise, so neighbours follow each other
+        (COLUMNS, 0.0, True, -1.0, False),
+        (ROWS, COLUMNS, False, 1.0, False),
+        (COLUMNS, ROWS, True, 1.0, True),
+        (ROWS, 0.0, False, -1.0, True),
+    ):
+        centres = np.arange(RIM_STEP, length - RIM_STEP / 2, RIM_STEP)
+        for centre in centres[::-1] if backwards else centres:
+            u, v = np.meshgrid(centre + along, fixed + outward * across)
+            points = np.column_stack([u.ravel(), v.ravel()]) if horizontal else np.column_stack([v.ravel(), u.ravel()])
+            patches.append(points)
+    return np.array(patches)
+
+
+_RIM = rim_squares()
 
 
 def rim_places(homography: np.ndarray, image_size: tuple[int, int]) -> np.ndarray:
-    """The rim points as shares (0..1) of the frame's width and height."""
+    """The rim samples as shares (0..1) of the frame's width and height: (patches, samples, 2)."""
     inverse = np.linalg.inv(homography)
-    points = cv2.perspectiveTransform(rim_squares().reshape(-1, 1, 2).astype(np.float64), inverse).reshape(
-        -1, 2
-    )
+    flat = _RIM.reshape(-1, 1, 2).astype(np.float64)
+    points = cv2.perspectiveTransform(flat, inverse).reshape(_RIM.shape)
     shares: np.ndarray = points / np.array(image_size, dtype=np.float64)
     return shares
 
 
 def rim_colours(small: np.ndarray, places: np.ndarray) -> np.ndarray:
-    """BGR colours (N×3 float32) of the rim points in a small colour image; outside it: zero."""
+    """The mean BGR colour (patches × 3, float32) of each rim patch in a small colour image."""
     h, w = small.shape[:2]
-    x = np.round(places[:, 0] * w - 0.5).astype(int)
-    y = np.round(places[:, 1] * h - 0.5).astype(int)
-    inside = (x >= 0) & (x < w) & (y >= 0) & (y < h)
-    colours = np.zeros((len(places), 3), dtype=np.float32)
-    colours[inside] = small[y[inside], x[inside]].reshape(-1, 3 if small.ndim == 3 else 1)
+    x = np.clip(np.round(places[..., 0] * w - 0.5).astype(int), 0, w - 1)
+    y = np.clip(np.round(places[..., 1] * h - 0.5).astype(int), 0, h - 1)
+    colours: np.ndarray = small[y, x].reshape(*places.shape[:2], -1).astype(np.float32).mean(axis=1)
     return colours
 
 
@@ -121,7 +133,7 @@ class StabilityGate:
         self._previous = gray
         self._count = 0 if moving else self._count + 1
         hand = self._hand_in_view(small)
-        still = not moving and not hand and self._count >= self.still_frames
+        still = not moving and self._count >= self.still_frames
         return GateState(still=still, moving=moving, hand=hand, still_frames=self._count)
 
     def _hand_in_view(self, small: np.ndarray) -> bool:
@@ -131,18 +143,43 @@ class StabilityGate:
 
 
 def rim_covered(colours: np.ndarray, reference: np.ndarray, places: np.ndarray) -> bool:
-    """Whether something lies on the rim: two or more neighbouring points unlike their reference
-    once a smooth change of light over the whole rim (a lamp, the sun) is allowed for."""
+    """Whether something lies on the rim (see `rim_unlike`)."""
+    return bool(rim_unlike(colours, reference, places).any())
+
+
+def _lit_differently(colours: np.ndarray, reference: np.ndarray) -> np.ndarray:
+    """Patches that are their calibrated selves under other light: brighter or darker (a shadow)
+    plus some white (glare), colours ≈ a · reference + b, with nothing else left over."""
+    see, se = (reference * reference).sum(1), reference.sum(1)
+    sec, sc = (reference * colours).sum(1), colours.sum(1)
+    det = np.maximum(3 * see - se * se, 1e-3)
+    a = (3 * sec - se * sc) / det
+    b = (see * sc - se * sec) / det
+    misfit = np.sqrt(((colours - a[:, None] * reference - b[:, None]) ** 2).mean(1))
+    explained: np.ndarray = (misfit < RIM_MISFIT * np.maximum(colours.mean(1), 1)) & (a > 0.3) & (a < 3) & (b > -10)
+    return explained
+
+
+def rim_unlike(colours: np.ndarray, reference: np.ndarray, places: np.ndarray) -> np.ndarray:
+    """Which rim patches something lies on: runs of neighbouring patches unlike their reference
+    once a smooth change of light over the whole rim (a lamp, the sun, vignetting) is allowed for.
+    An arm is a few squares wide where it crosses the rim; shadows and glare are soft and wide."""
     ratio = colours / np.maximum(reference, 4.0)
-    basis = np.column_stack([np.ones(len(places)), places[:, 0] - 0.5, places[:, 1] - 0.5])
+    centres = places.mean(axis=1)
+    x, y = centres[:, 0] - 0.5, centres[:, 1] - 0.5
+    basis = np.column_stack([np.ones(len(places)), x, y, x * y, x * x, y * y])
     agree = np.ones(len(places), dtype=bool)
-    fit = np.ones_like(ratio)
-    for tolerance in (0.5, 0.25, 0.15):
-        if np.count_nonzero(agree) < 6:
-            return True  # hardly any of the rim looks like it should
+    for tolerance in (0.6, 0.35, RIM_TOLERANCE):
+        if np.count_nonzero(agree) < 2 * basis.shape[1]:
+            return np.ones(len(places), dtype=bool)  # hardly any of the rim looks like it should
         solution, *_ = np.linalg.lstsq(basis[agree], ratio[agree], rcond=None)
         fit = basis @ solution
         agree = np.all(np.abs(ratio / np.maximum(fit, 1e-3) - 1) < tolerance, axis=1)
-    unlike = ~agree
-    neighbours = unlike & np.roll(unlike, 1)  # the rim is a loop: runs of two or more
-    return bool(neighbours.any())
+    unlike = ~agree & ~_lit_differently(colours, reference)
+    run = unlike.copy()
+    for step in range(1, RIM_RUN):  # the rim is a loop: runs may wrap around
+        run &= np.roll(unlike, step)
+    covered = run.copy()
+    for step in range(1, RIM_RUN):
+        covered |= np.roll(run, -step)
+    return covered

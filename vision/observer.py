@@ -12,9 +12,10 @@ from dataclasses import replace
 
 import numpy as np
 
-from vision import classify, gate, rectify
-from vision.calibration import Calibration, align
-from vision.reading import BoardReading, CellClass, ReadStatus
+from vision import classify, gate, geometry, rectify
+from vision.calibration import MARKER_NAMES, Calibration, align
+from vision.camera import Camera, CameraError
+from vision.reading import CELLS, COLUMNS, ROWS, BoardReading, CellClass, CellReading, ReadStatus
 
 MIN_SIDE = 64  # px: smaller frames cannot show 176 squares
 DARK = 12.0  # mean grey level under which the picture is black
@@ -80,16 +81,30 @@ class Observer:
         try:
             state = self.gate.update(frame if small is None else small)
         except Exception as error:  # a broken small stream must not stop the table
-            return BoardReading(
-                ReadStatus.BAD_FRAME, time=now, message=f"The camera preview is unusable ({error})."
-            )
+            return BoardReading(ReadStatus.BAD_FRAME, time=now, message=f"The camera preview is unusable ({error}).")
         if not state.still:
             message = "A hand is over the board." if state.hand else "Waiting for the board to be still."
             return BoardReading(ReadStatus.MOVING, hands_in_view=state.hand, time=now, message=message)
         return self.read(frame)
 
+    def watch(self, camera: Camera) -> BoardReading:
+        """One step with a camera: its small frame through the gate, and once the board is still,
+        a full frame read. A failing camera gives a BAD_FRAME reading with its message."""
+        now = time.time()
+        try:
+            state = self.gate.update(camera.capture_small())
+            if not state.still:
+                message = "A hand is over the board." if state.hand else "Waiting for the board to be still."
+                return BoardReading(ReadStatus.MOVING, hands_in_view=state.hand, time=now, message=message)
+            frame = camera.capture()
+        except CameraError as error:
+            self.gate.reset()
+            return BoardReading(ReadStatus.BAD_FRAME, time=now, message=str(error))
+        return self.read(frame)
+
     def read(self, frame: object) -> BoardReading:
-        """Read a frame now, without waiting for stillness (still images, `companion read`)."""
+        """Read a frame now, without waiting for stillness (still images, `companion read`).
+        A frame with something on the board's rim is refused: "a hand is over the board"."""
         now = time.time()
         problem = frame_problem(frame)
         if problem is not None:
@@ -100,12 +115,13 @@ class Observer:
         try:
             return self._read(frame, now)
         except Exception as error:  # the last line of defence: say what broke, never crash
-            return BoardReading(
-                ReadStatus.BAD_FRAME, time=now, message=f"The picture could not be read ({error})."
-            )
+            return BoardReading(ReadStatus.BAD_FRAME, time=now, message=f"The picture could not be read ({error}).")
 
-    def _hand_on_rim(self, frame: np.ndarray, calibration: Calibration) -> bool:
-        """The gate's rim check on this very frame, so a still picture with a hand is never read."""
+    def _hand_over(self, frame: np.ndarray, calibration: Calibration) -> bool:
+        """Whether something lies on the board's rim: an arm reaching in must cross it.
+
+        A sleeve can look like a piece to the classifier, so a covered rim alone refuses the
+        reading; a strong shadow or glare spot on the rim is refused too (reported in the bench)."""
         if self.calibration is None or self.calibration.rim is None:
             return False
         places = gate.rim_places(calibration.homography, calibration.image_size)
@@ -122,7 +138,16 @@ class Observer:
             return BoardReading(status, time=now, message=alignment.message)
         if alignment.moved:
             self.use(replace(alignment.calibration, rim=self.calibration.rim))
-        if self._hand_on_rim(frame, alignment.calibration):
+        hidden = [MARKER_NAMES[i] for i in calibration.markers if i not in alignment.markers]
+        if hidden:  # an arm reaching in over a corner covers its marker, not the rim
+            return BoardReading(
+                ReadStatus.MOVING,
+                board_found=True,
+                hands_in_view=True,
+                time=now,
+                message=f"Something covers the {' and '.join(hidden)} marker: a hand over the board?",
+            )
+        if self._hand_over(frame, alignment.calibration):
             return BoardReading(
                 ReadStatus.MOVING,
                 board_found=True,
@@ -131,8 +156,29 @@ class Observer:
                 message="A hand is over the board.",
             )
         top_down = rectify.rectify(frame, alignment.calibration.homography)
-        cells = classify.classify(top_down, self.calibration.references, self.min_confidence)
+        references = self.calibration.references
+        cells = classify.classify(top_down, references, self.min_confidence)
+        cells = tuple(
+            replace(
+                cell,
+                dynasty=classify.name_dynasty(
+                    classify.leader_closeup(frame, alignment.calibration.homography, i), cell.cls, references
+                ),
+            )
+            if cell.cls.name.startswith("LEADER_")
+            else cell
+            for i, cell in enumerate(cells)
+        )
+        cells = _only_what_can_be(cells, self.calibration.board)
         unsure = tuple(i for i, cell in enumerate(cells) if cell.cls is CellClass.UNKNOWN)
+        if _reaches_in(unsure):
+            return BoardReading(
+                ReadStatus.MOVING,
+                board_found=True,
+                hands_in_view=True,
+                time=now,
+                message="Something reaches in over the edge of the board: a hand?",
+            )
         message = alignment.message
         if unsure:
             message = f"{len(unsure)} square(s) could not be read with confidence. {message}".strip()
@@ -144,3 +190,44 @@ class Observer:
             message=message,
             low_confidence=unsure,
         )
+
+
+def _reaches_in(unsure: tuple[int, ...]) -> bool:
+    """Whether unreadable squares form a patch that comes in from the grid's edge, as an arm
+    does: two or more joined squares, one of them on the edge."""
+    left = set(unsure)
+    while left:
+        group, todo = set(), [left.pop()]
+        while todo:
+            cell = todo.pop()
+            group.add(cell)
+            row, col = divmod(cell, COLUMNS)
+            for r, c in ((row - 1, col), (row + 1, col), (row, col - 1), (row, col + 1)):
+                neighbour = r * COLUMNS + c
+                if 0 <= r < ROWS and 0 <= c < COLUMNS and neighbour in left:
+                    left.discard(neighbour)
+                    todo.append(neighbour)
+        on_edge = any(c // COLUMNS in (0, ROWS - 1) or c % COLUMNS in (0, COLUMNS - 1) for c in group)
+        if len(group) >= 2 and on_edge:
+            return True
+    return False
+
+
+def _only_what_can_be(cells: tuple[CellReading, ...], board: str) -> tuple[CellReading, ...]:
+    """Readings no board can show become unknown: a monument square outside a 2×2 block of
+    monument squares (the piece covers four), a treasure away from the printed start squares
+    (treasures never move)."""
+    monument = [cell.cls is CellClass.MONUMENT for cell in cells]
+    whole = [False] * CELLS
+    for top in range(CELLS - COLUMNS - 1):
+        block = (top, top + 1, top + COLUMNS, top + COLUMNS + 1)
+        if top % COLUMNS < COLUMNS - 1 and all(monument[c] for c in block):
+            for c in block:
+                whole[c] = True
+    starts = geometry.start_temple_cells(board)
+    return tuple(
+        CellReading(CellClass.UNKNOWN, 0.0)
+        if (cell.cls is CellClass.MONUMENT and not whole[i]) or (cell.cls is CellClass.TREASURE and i not in starts)
+        else cell
+        for i, cell in enumerate(cells)
+    )

@@ -41,3 +41,17 @@ def cells(top_down: np.ndarray, px: int = PX_PER_SQUARE) -> np.ndarray:
     grid = top_down.reshape(ROWS, px, COLUMNS, px, channels)
     patches: np.ndarray = grid.transpose(0, 2, 1, 3, 4).reshape(ROWS * COLUMNS, px, px, channels)
     return patches
+
+
+def square_transform(
+    homography: np.ndarray, cell: int, px: int, dx: float = 0.0, dy: float = 0.0, turn: float = 0.0
+) -> np.ndarray:
+    """Image -> a px×px picture of one square, nudged by (dx, dy) squares and turned by `turn`
+    degrees about its centre (to learn pieces put down carelessly, or to look closely at one)."""
+    row, col = divmod(cell, COLUMNS)
+    a = np.radians(turn)
+    rotate = np.array([[np.cos(a), -np.sin(a), 0], [np.sin(a), np.cos(a), 0], [0, 0, 1]])
+    centre = np.array([[1, 0, col + 0.5 + dx], [0, 1, row + 0.5 + dy], [0, 0, 1]])
+    to_squares = centre @ rotate @ np.array([[1 / px, 0, -0.5], [0, 1 / px, -0.5], [0, 0, 1]])
+    transform: np.ndarray = np.linalg.inv(to_squares) @ homography
+    return transform

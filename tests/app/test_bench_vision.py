@@ -1,0 +1,31 @@
+from __future__ import annotations
+
+import numpy as np
+
+from companion import rules
+from companion.app.bench_vision import mid_game_scene, truth_of
+from vision.reading import CellClass
+
+
+def test_every_piece_on_an_engine_board_becomes_what_the_camera_sees() -> None:
+    game = rules.Game.new(3, seed=4)
+    for action in game.legal_actions()[:1]:
+        game.apply(action)
+    scene = truth_of(game.state)
+    for cell, truth in enumerate(scene.cells):
+        square = game.state.square(cell)
+        if square.leader is not None:
+            seat, colour = square.leader
+            assert truth.cls is CellClass[f"LEADER_{colour.name}"]
+            assert truth.dynasty == game.state.players[seat].dynasty
+        elif square.treasure and square.monument is None:
+            assert truth.cls is CellClass.TREASURE
+        elif square.tile is None and not square.catastrophe:
+            assert truth.cls is (CellClass.EMPTY_RIVER if square.river else CellClass.EMPTY_LAND)
+
+
+def test_mid_game_boards_hold_pieces_of_many_kinds() -> None:
+    rng = np.random.default_rng(3)
+    kinds = {truth.cls for _ in range(4) for truth in mid_game_scene(rng).cells}
+    assert {CellClass.TILE_RED, CellClass.TREASURE, CellClass.EMPTY_RIVER} <= kinds
+    assert any(k.name.startswith("LEADER_") for k in kinds)

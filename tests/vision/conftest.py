@@ -1,0 +1,27 @@
+"""Rendered frames with ground truth, and calibrations made from them (once per test session)."""
+
+from __future__ import annotations
+
+import functools
+
+import pytest
+
+from vision import calibration as calib
+from vision import synthetic
+from vision.synthetic import CellTruth, Scene
+
+SIZE = (1014, 760)  # half the HQ camera's still: fast, and the markers are still plain to see
+
+
+@functools.cache
+def calibrated(style: str = "classic", pose: synthetic.CameraPose | None = None) -> calib.Calibration:
+    setup = synthetic.render(Scene.setup(), style=style, size=SIZE, pose=pose, seed=1)
+    layout = calib.pieces_layout()
+    shown = Scene.setup().with_cells({c: CellTruth(p.cls, p.dynasty, p.monument) for c, p in layout.items()})
+    pieces = synthetic.render(shown, style=style, size=SIZE, pose=pose, seed=2)
+    return calib.calibrate(setup.frame, [(pieces.frame, layout)])
+
+
+@pytest.fixture(params=["classic", "modern"])
+def style(request: pytest.FixtureRequest) -> str:
+    return str(request.param)

@@ -1,0 +1,125 @@
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import numpy as np
+import pytest
+from conftest import SIZE, calibrated
+
+from vision import calibration as calib
+from vision import synthetic
+from vision.synthetic import CameraPose, Conditions, Scene
+
+
+def _grid_error(calibration: calib.Calibration, rendered: synthetic.Rendered) -> float:
+    return float(np.abs(calibration.grid_corners() - rendered.grid_corners).max())
+
+
+@pytest.mark.parametrize(
+    "pose", [CameraPose(), CameraPose(tilt_deg=10, yaw_deg=-5, offset_mm=(15, -10), height_mm=700)]
+)
+def test_markers_give_the_grid_within_a_pixel(pose: CameraPose) -> None:
+    rendered = synthetic.render(Scene.setup(), size=SIZE, pose=pose)
+    calibration = calib.from_markers(rendered.frame)
+    assert calibration.method == "markers" and len(calibration.markers) == 4
+    assert _grid_error(calibration, rendered) < 1.0
+
+
+def test_tapped_corners_give_the_same_grid() -> None:
+    rendered = synthetic.render(Scene.setup(), size=SIZE, pose=CameraPose(tilt_deg=8))
+    calibration = calib.from_corners(SIZE, rendered.grid_corners.tolist())
+    assert _grid_error(calibration, rendered) < 1e-3
+
+
+@pytest.mark.parametrize(
+    "taps",
+    [
+        [[0, 0], [10, 0], [10, 10]],
+        [[0, 0], [0, 100], [100, 100], [100, 0]],
+        [[0, 0], [100, 0], [0, 100], [100, 100]],
+    ],
+)
+def test_bad_taps_are_refused_in_words(taps: list[list[float]]) -> None:
+    with pytest.raises(calib.CalibrationError, match="corner"):
+        calib.from_corners(SIZE, taps)
+
+
+def test_a_frame_without_markers_cannot_be_calibrated() -> None:
+    blank = np.full((SIZE[1], SIZE[0], 3), 120, np.uint8)
+    with pytest.raises(calib.CalibrationError, match="Only 0 of the 4 corner markers"):
+        calib.from_markers(blank)
+
+
+def test_the_file_round_trips(tmp_path: Path) -> None:
+    calibration = calibrated("classic")
+    path = tmp_path / "sub" / "calibration.json"
+    calib.save(calibration, path)
+    loaded = calib.load(path)
+    assert np.allclose(loaded.homography, calibration.homography)
+    assert loaded.references is not None and calibration.references is not None
+    assert loaded.references.classes == calibration.references.classes
+    assert np.allclose(loaded.references.prototypes, calibration.references.prototypes, atol=1e-4)
+    assert json.loads(path.read_text())["markers"].keys() == {
+        "top-left",
+        "top-right",
+        "bottom-right",
+        "bottom-left",
+    }
+    assert [p.name for p in tmp_path.joinpath("sub").iterdir()] == ["calibration.json"]  # no temp file left
+
+
+@pytest.mark.parametrize(
+    ("text", "words"),
+    [
+        ("{not json", "damaged"),
+        ('{"format": "something else"}', "damaged"),
+        ('{"format": "tigris-companion-calibration", "version": 1}', "bad or missing"),
+        ('{"format": "tigris-companion-calibration", "version": 99}', "another version"),
+    ],
+)
+def test_a_corrupt_file_gives_a_clear_error(tmp_path: Path, text: str, words: str) -> None:
+    path = tmp_path / "calibration.json"
+    path.write_text(text)
+    with pytest.raises(calib.CalibrationError, match=words) as caught:
+        calib.load(path)
+    assert "companion calibrate" in str(caught.value)
+
+
+def test_a_missing_file_says_so(tmp_path: Path) -> None:
+    with pytest.raises(calib.CalibrationError, match="no calibration file"):
+        calib.load(tmp_path / "nope.json")
+
+
+def test_a_still_board_is_confirmed_without_a_search() -> None:
+    calibration = calibrated("classic")
+    frame = synthetic.render(Scene.setup(), size=SIZE, seed=7).frame
+    alignment = calib.align(frame, calibration)
+    assert alignment.ok and not alignment.moved and alignment.found == 4
+    assert alignment.calibration is calibration
+
+
+def test_a_bumped_board_is_found_again() -> None:
+    calibration = calibrated("classic")
+    bumped = synthetic.render(
+        Scene.setup(), size=SIZE, conditions=Conditions(board_shift_mm=(12.0, -9.0), board_rotation_deg=2.0)
+    )
+    alignment = calib.align(bumped.frame, calibration)
+    assert alignment.moved and alignment.calibration is not None
+    assert _grid_error(alignment.calibration, bumped) < 1.0
+
+
+def test_a_small_nudge_is_not_a_move() -> None:
+    calibration = calibrated("classic")
+    nudged = synthetic.render(Scene.setup(), size=SIZE, conditions=Conditions(board_shift_mm=(3.0, 0.0)))
+    alignment = calib.align(nudged.frame, calibration)
+    assert alignment.ok and not alignment.moved  # 0.1 square: under the quarter-square tolerance
+
+
+def test_pieces_layout_holds_every_piece_on_land() -> None:
+    layout = calib.pieces_layout()
+    from vision import geometry
+
+    assert not set(layout) & (geometry.river_cells() | geometry.start_temple_cells())
+    assert sum(p.monument is not None for p in layout.values()) == 24
+    assert sum(p.dynasty is not None for p in layout.values()) == 16

@@ -1,0 +1,180 @@
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from conftest import SIZE, calibrated
+
+from vision import calibration as calib
+from vision import synthetic
+from vision.observer import Observer
+from vision.reading import CellClass, ReadStatus
+from vision.synthetic import Conditions, Hand, Scene, random_scene
+
+
+def _silent_errors(scene: Scene, reading) -> list[tuple[int, str, str]]:  # type: ignore[no-untyped-def]
+    return [
+        (i, real.cls.value, seen.cls.value)
+        for i, (real, seen) in enumerate(zip(scene.cells, reading.cells, strict=True))
+        if seen.cls is not real.cls and seen.cls is not CellClass.UNKNOWN
+    ]
+
+
+def test_the_setup_position_reads_exactly(style: str) -> None:
+    scene = Scene.setup()
+    frame = synthetic.render(scene, style=style, size=SIZE, seed=11).frame
+    reading = Observer(calibrated(style)).read(frame)
+    assert reading.ok and reading.board_found
+    assert [c.cls for c in reading.cells] == [t.cls for t in scene.cells]
+
+
+def _as_played(scene: Scene) -> Scene:
+    """A busy test board made physical: face-down tiles only ever lie under a monument, and each
+    monument is one of the six pieces (its colours in the order they are printed)."""
+    order = ("red", "blue", "green", "black")
+    cells = tuple(
+        synthetic.CellTruth(CellClass.TILE_RED)
+        if t.cls is CellClass.FACE_DOWN
+        else synthetic.CellTruth(t.cls, monument=tuple(sorted(t.monument, key=order.index)))  # type: ignore[arg-type]
+        if t.monument
+        else t
+        for t in scene.cells
+    )
+    return Scene(cells, scene.river, scene.corners)
+
+
+def test_busy_boards_are_read_or_flagged_never_misread(style: str) -> None:
+    rng = np.random.default_rng(5)
+    observer = Observer(calibrated(style))
+    wrong = flagged = 0
+    for seed in range(3):
+        scene = _as_played(random_scene(rng))
+        reading = observer.read(synthetic.render(scene, style=style, size=SIZE, seed=seed).frame)
+        assert reading.ok
+        assert _silent_errors(scene, reading) == []
+        wrong += sum(s.cls is not t.cls for s, t in zip(reading.cells, scene.cells, strict=True))
+        flagged += len(reading.low_confidence)
+        assert all(reading.cells[i].cls is CellClass.UNKNOWN for i in reading.low_confidence)
+    assert wrong <= 6  # a clean picture: hardly anything left unsure
+
+
+def test_dynasties_and_monument_colours_are_named_when_clear_never_wrongly() -> None:
+    layout = calib.pieces_layout()
+    scene = Scene.setup().with_cells({c: synthetic.CellTruth(p.cls, p.dynasty, p.monument) for c, p in layout.items()})
+    reading = Observer(calibrated("classic")).read(synthetic.render(scene, size=SIZE, seed=3).frame)
+    leaders = [c for c, p in layout.items() if p.dynasty]
+    named = [reading.cells[c].dynasty for c in leaders]
+    assert all(d in (None, layout[c].dynasty) for c, d in zip(leaders, named, strict=True))
+    assert sum(d is not None for d in named) >= 8  # the classic discs' symbols, seen from above
+    monuments = [c for c, p in layout.items() if p.monument]
+    assert all(reading.cells[c].monument in (None, layout[c].monument) for c in monuments)
+
+
+def test_a_lamp_and_uneven_light_are_allowed_for(style: str) -> None:
+    scene = random_scene(np.random.default_rng(9))
+    conditions = Conditions(lamp=0.8, light_falloff=0.3, light_angle_deg=40, exposure=1.15, noise_sigma=3)
+    reading = Observer(calibrated(style)).read(
+        synthetic.render(scene, style=style, size=SIZE, conditions=conditions, seed=4).frame
+    )
+    assert reading.ok and _silent_errors(scene, reading) == []
+
+
+def test_a_hand_in_a_still_picture_is_never_read() -> None:
+    scene = random_scene(np.random.default_rng(2))
+    conditions = Conditions(hands=(Hand(edge="bottom", along=0.4, reach=0.5),))
+    reading = Observer(calibrated("classic")).read(synthetic.render(scene, size=SIZE, conditions=conditions).frame)
+    assert reading.status is ReadStatus.MOVING and reading.hands_in_view and not reading.cells
+
+
+def test_a_bumped_board_is_read_through_the_new_grid() -> None:
+    scene = random_scene(np.random.default_rng(4))
+    observer = Observer(calibrated("classic"))
+    bumped = synthetic.render(
+        scene, size=SIZE, conditions=Conditions(board_shift_mm=(-14.0, 10.0), board_rotation_deg=-2.5)
+    )
+    reading = observer.read(bumped.frame)
+    assert reading.ok and _silent_errors(scene, reading) == []
+    assert "moved" in reading.message
+
+
+def _cover(frame: np.ndarray, corners: np.ndarray) -> None:
+    x0, y0 = (corners.min(axis=0) - 6).astype(int)
+    x1, y1 = (corners.max(axis=0) + 6).astype(int)
+    frame[y0:y1, x0:x1] = 90
+
+
+def test_one_hidden_marker_is_taken_for_a_hand_over_the_corner() -> None:
+    rendered = synthetic.render(Scene.setup(), size=SIZE)
+    frame = rendered.frame.copy()
+    _cover(frame, rendered.marker_corners[1])
+    reading = Observer(calibrated("classic")).read(frame)
+    assert reading.status is ReadStatus.MOVING and reading.hands_in_view
+    assert "top-right marker" in reading.message
+
+
+def test_one_hidden_marker_still_gives_the_grid() -> None:
+    rendered = synthetic.render(Scene.setup(), size=SIZE, conditions=Conditions(board_shift_mm=(10.0, 8.0)))
+    frame = rendered.frame.copy()
+    _cover(frame, rendered.marker_corners[3])
+    alignment = calib.align(frame, calibrated("classic"))
+    assert alignment.moved and alignment.markers == (0, 1, 2) and alignment.calibration is not None
+    assert np.abs(alignment.calibration.grid_corners() - rendered.grid_corners).max() < 1.0
+
+
+def test_a_moved_board_with_hidden_markers_is_reported() -> None:
+    rendered = synthetic.render(Scene.setup(), size=SIZE, conditions=Conditions(board_shift_mm=(15.0, 0.0)))
+    frame = rendered.frame.copy()
+    for marker in (0, 1, 3):
+        _cover(frame, rendered.marker_corners[marker])
+    reading = Observer(calibrated("classic")).read(frame)
+    assert reading.status is ReadStatus.BOARD_MOVED and not reading.cells
+
+
+def test_no_markers_is_no_board() -> None:
+    frame = np.asarray(synthetic._table(SIZE)).copy()
+    reading = Observer(calibrated("classic")).read(frame)
+    assert reading.status is ReadStatus.NO_BOARD and "marker" in reading.message
+
+
+@pytest.mark.parametrize(
+    ("frame", "words"),
+    [
+        (np.zeros((760, 1014, 3), np.uint8), "black"),
+        (np.full((760, 1014, 3), 255, np.uint8), "washed out"),
+        (np.zeros((20, 30, 3), np.uint8), "too small"),
+        (np.zeros((760, 1014, 3), np.float32), "8-bit"),
+        (np.zeros((760, 1014), np.uint8), "colour"),
+        ("not a picture", "str"),
+        (None, "NoneType"),
+    ],
+)
+def test_unusable_frames_get_a_clear_status(frame: object, words: str) -> None:
+    observer = Observer(calibrated("classic"))
+    for reading in (observer.read(frame), observer.feed(frame)):
+        assert reading.status is ReadStatus.BAD_FRAME and words in reading.message
+
+
+def test_without_calibration_the_observer_says_so() -> None:
+    frame = synthetic.render(Scene.setup(), size=SIZE).frame
+    assert Observer(None).read(frame).status is ReadStatus.NOT_CALIBRATED
+
+
+def test_a_frame_of_another_size_from_the_same_camera_is_read() -> None:
+    scene = Scene.setup()
+    frame = synthetic.render(scene, size=(1420, 1064), seed=2).frame
+    reading = Observer(calibrated("classic")).read(frame)
+    assert reading.ok and [c.cls for c in reading.cells] == [t.cls for t in scene.cells]
+
+
+def test_readings_no_board_can_show_become_unknown() -> None:
+    from vision.observer import _only_what_can_be
+    from vision.reading import CellReading
+
+    cells = [CellReading(CellClass.EMPTY_LAND, 1.0)] * 176
+    cells[40] = CellReading(CellClass.MONUMENT, 0.9)  # a lone monument square
+    for c in (70, 71, 86, 87):  # a whole monument
+        cells[c] = CellReading(CellClass.MONUMENT, 0.9)
+    cells[100] = CellReading(CellClass.TREASURE, 0.9)  # no treasure starts on G7
+    cells[10] = CellReading(CellClass.TREASURE, 0.9)  # K1 is a start temple
+    checked = _only_what_can_be(tuple(cells), "standard")
+    assert [i for i, c in enumerate(checked) if c.cls is CellClass.UNKNOWN] == [40, 100]
+    assert all(checked[c].cls is CellClass.MONUMENT for c in (70, 71, 86, 87))
