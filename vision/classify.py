@@ -151,6 +151,22 @@ class Light:
         return undone
 
 
+_LAMP_TOLERANCE = 0.04  # how far (in chroma) a square's change of colour may be from the lamp's
+
+
+def _lamp(ratios: np.ndarray) -> np.ndarray:
+    """The change of colour and brightness the lamp brought, from each square's colour now over
+    its colour on the empty board. Empty squares all change alike; pieces each change their own
+    way. On a crowded board most squares hold pieces, so a median over all of them follows the
+    pieces: take instead the largest group of squares that changed alike."""
+    chroma = ratios / np.maximum(ratios.mean(axis=1, keepdims=True), 1e-6)
+    apart = np.abs(chroma[:, None, :] - chroma[None, :, :]).max(axis=2)
+    alike = apart < _LAMP_TOLERANCE
+    group = alike[int(alike.sum(axis=1).argmax())]
+    lamp: np.ndarray = np.median(ratios[group], axis=0)
+    return lamp
+
+
 def light(colours: np.ndarray, empty: np.ndarray) -> Light:
     """How the light changed since calibration at every square.
 
@@ -162,7 +178,7 @@ def light(colours: np.ndarray, empty: np.ndarray) -> Light:
     a shadow, while a shadow or a glare spot over many squares is followed closely.
     """
     colours = colours.astype(np.float32)
-    overall = np.median(colours / np.maximum(empty, 1.0), axis=0)
+    overall = _lamp(colours / np.maximum(empty, 1.0))
     tint = overall / overall.mean()
     shape = empty * tint  # what an empty square looks like in the lamp's colour, before brightness
     # Least squares, per square: colours ≈ a · shape + b, for a brightness a and a glare b.

@@ -45,6 +45,9 @@ class Observer:
 
     still_frames: how many still frames the gate needs before a reading.
     min_confidence: squares below it are reported as unknown and listed in `low_confidence`.
+    settled_reads: how many still reads in a row must show the same unreadable patch at the grid's
+        edge before it is taken for part of the board (a monument at the edge, a shadow) rather than
+        an arm; its squares are then reported unknown, never guessed.
     """
 
     def __init__(
@@ -53,9 +56,12 @@ class Observer:
         *,
         still_frames: int = 3,
         min_confidence: float = classify.MIN_CONFIDENCE,
+        settled_reads: int = 3,
     ) -> None:
         self.gate = gate.StabilityGate(still_frames)
         self.min_confidence = min_confidence
+        self.settled_reads = settled_reads
+        self._edge_patch: tuple[tuple[int, ...], int] = ((), 0)  # the last edge patch and how often seen
         self.calibration: Calibration | None = None
         if calibration is not None:
             self.use(calibration)
@@ -117,6 +123,15 @@ class Observer:
         except Exception as error:  # the last line of defence: say what broke, never crash
             return BoardReading(ReadStatus.BAD_FRAME, time=now, message=f"The picture could not be read ({error}).")
 
+    def _settled(self, patch: tuple[int, ...]) -> bool:
+        """Whether the same unreadable edge patch has now been seen in `settled_reads` reads in a row:
+        an arm held over the board never stays that exactly still for long, while an unreadable
+        monument at the edge stays forever and must not stop the table."""
+        last, seen = self._edge_patch
+        seen = seen + 1 if last == patch else 1
+        self._edge_patch = (patch, seen)
+        return seen >= self.settled_reads
+
     def _hand_over(self, frame: np.ndarray, calibration: Calibration) -> bool:
         """Whether something lies on the board's rim: an arm reaching in must cross it.
 
@@ -171,7 +186,8 @@ class Observer:
         )
         cells = _only_what_can_be(cells, self.calibration.board)
         unsure = tuple(i for i, cell in enumerate(cells) if cell.cls is CellClass.UNKNOWN)
-        if _reaches_in(unsure):
+        arm = _reaching_in(unsure)
+        if arm and not self._settled(arm):
             return BoardReading(
                 ReadStatus.MOVING,
                 board_found=True,
@@ -192,10 +208,11 @@ class Observer:
         )
 
 
-def _reaches_in(unsure: tuple[int, ...]) -> bool:
-    """Whether unreadable squares form a patch that comes in from the grid's edge, as an arm
-    does: two or more joined squares, one of them on the edge."""
+def _reaching_in(unsure: tuple[int, ...]) -> tuple[int, ...]:
+    """The unreadable squares that form a patch coming in from the grid's edge, as an arm does:
+    two or more joined squares, one of them on the edge, in more than a 2×2 block."""
     left = set(unsure)
+    found: set[int] = set()
     while left:
         group, todo = set(), [left.pop()]
         while todo:
@@ -208,15 +225,23 @@ def _reaches_in(unsure: tuple[int, ...]) -> bool:
                     left.discard(neighbour)
                     todo.append(neighbour)
         on_edge = any(c // COLUMNS in (0, ROWS - 1) or c % COLUMNS in (0, COLUMNS - 1) for c in group)
-        if len(group) >= 2 and on_edge:
-            return True
-    return False
+        if len(group) >= 2 and on_edge and not _within_a_block(group):
+            found |= group
+    return tuple(sorted(found))
+
+
+def _within_a_block(group: set[int]) -> bool:
+    """Whether the squares fit in one 2×2 block: the shape of a monument standing at the edge (its
+    height leans it outwards there), not of an arm, which runs in from the edge."""
+    rows = {c // COLUMNS for c in group}
+    cols = {c % COLUMNS for c in group}
+    return max(rows) - min(rows) <= 1 and max(cols) - min(cols) <= 1
 
 
 def _only_what_can_be(cells: tuple[CellReading, ...], board: str) -> tuple[CellReading, ...]:
     """Readings no board can show become unknown: a monument square outside a 2×2 block of
     monument squares (the piece covers four), a treasure away from the printed start squares
-    (treasures never move)."""
+    (treasures never move). A monument's colours stand only where its four quarters agree."""
     monument = [cell.cls is CellClass.MONUMENT for cell in cells]
     whole = [False] * CELLS
     for top in range(CELLS - COLUMNS - 1):
@@ -224,10 +249,21 @@ def _only_what_can_be(cells: tuple[CellReading, ...], board: str) -> tuple[CellR
         if top % COLUMNS < COLUMNS - 1 and all(monument[c] for c in block):
             for c in block:
                 whole[c] = True
+    # One piece covers the four squares: its colours are named only when all four quarters agree.
+    named: dict[int, tuple[str, str] | None] = {}
+    for top in range(CELLS - COLUMNS - 1):
+        block = (top, top + 1, top + COLUMNS, top + COLUMNS + 1)
+        if top % COLUMNS < COLUMNS - 1 and all(monument[c] for c in block):
+            names = {frozenset(cells[c].monument) if cells[c].monument else None for c in block}
+            agreed = cells[top].monument if len(names) == 1 else None
+            for c in block:
+                named[c] = agreed if named.get(c, agreed) == agreed else None
     starts = geometry.start_temple_cells(board)
     return tuple(
         CellReading(CellClass.UNKNOWN, 0.0)
         if (cell.cls is CellClass.MONUMENT and not whole[i]) or (cell.cls is CellClass.TREASURE and i not in starts)
+        else replace(cell, monument=named[i])
+        if cell.cls is CellClass.MONUMENT
         else cell
         for i, cell in enumerate(cells)
     )

@@ -248,6 +248,14 @@ def tally_lines(scores: Sequence[PlayerScore]) -> list[str]:
 # --- the commands ---------------------------------------------------------------------------------
 
 
+def _size(text: str) -> tuple[int, int]:
+    try:
+        width, height = (int(part) for part in text.lower().split("x"))
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a size such as 1640x1232") from None
+    return width, height
+
+
 def _has_display() -> bool:
     return bool(os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY"))
 
@@ -261,7 +269,9 @@ def main(argv: Sequence[str]) -> int:
     parser.add_argument("--players", type=int, default=3, choices=(2, 3, 4))
     parser.add_argument("--board", default="standard", choices=("standard", "alternate"))
     parser.add_argument("--style", default="classic", choices=("classic", "modern"), help="the pieces' edition")
-    parser.add_argument("--fast", action="store_true", help="no hands over the board, no pauses, smaller frames")
+    parser.add_argument("--fast", action="store_true", help="no hands over the board, no pauses")
+    parser.add_argument("--size", type=_size, default=(1640, 1232),
+                        help="camera frame size WxH (default 1640x1232, a full-field Pi camera mode)")
     parser.add_argument("--save", type=Path, help="write the companion's game record here (for replay)")
     args = parser.parse_args(list(argv))
     headless = args.headless or not _has_display()
@@ -272,8 +282,7 @@ def main(argv: Sequence[str]) -> int:
     from companion.app.eyes import CameraEyes
 
     print(f"Calibrating the simulated camera (seed {args.seed})…", flush=True)
-    eyes = CameraEyes(args.seed, board=args.board, style=args.style, hands=not args.fast,
-                      size=(820, 616) if args.fast else (1014, 760))
+    eyes = CameraEyes(args.seed, board=args.board, style=args.style, hands=not args.fast, size=args.size)
     table = Table.new(args.players, args.seed, args.board)
     controller = Controller(Game.new(args.players, board=args.board, hidden_hands=True))
     screens_ = Screens(window=not headless, shots=shots, pause=0 if args.fast else SHOW_SECONDS)

@@ -178,3 +178,21 @@ def test_readings_no_board_can_show_become_unknown() -> None:
     checked = _only_what_can_be(tuple(cells), "standard")
     assert [i for i, c in enumerate(checked) if c.cls is CellClass.UNKNOWN] == [40, 100]
     assert all(checked[c].cls is CellClass.MONUMENT for c in (70, 71, 86, 87))
+
+
+def test_an_arm_is_a_patch_running_in_from_the_edge_not_a_monument_block() -> None:
+    from vision.observer import _reaching_in
+
+    assert _reaching_in((0, 16, 32)) == (0, 16, 32)  # A1 A2 A3: a strip from the edge, like an arm
+    assert _reaching_in((172, 173, 156, 157)) == ()  # M10 N10 M11 N11: a monument standing at the edge
+    assert _reaching_in((0, 2)) == ()  # not joined
+    assert _reaching_in((17, 18, 33, 34, 49)) == ()  # in the middle of the board: not from the edge
+
+
+def test_a_patch_that_stays_exactly_put_is_read_with_its_squares_unknown() -> None:
+    # An unreadable patch at the edge stops the reading (an arm?), until the same patch has been
+    # seen in `settled_reads` still reads in a row: then it is part of the board, never guessed.
+    observer = Observer(None, settled_reads=3)
+    patch = (0, 16, 32)
+    assert [observer._settled(patch) for _ in range(3)] == [False, False, True]
+    assert observer._settled((0, 16)) is False  # a different patch starts again
