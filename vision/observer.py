@@ -210,7 +210,7 @@ class Observer:
 
 def _reaching_in(unsure: tuple[int, ...]) -> tuple[int, ...]:
     """The unreadable squares that form a patch coming in from the grid's edge, as an arm does:
-    two or more joined squares, one of them on the edge, in more than a 2×2 block."""
+    two or more joined squares, one of them on the edge."""
     left = set(unsure)
     found: set[int] = set()
     while left:
@@ -225,17 +225,9 @@ def _reaching_in(unsure: tuple[int, ...]) -> tuple[int, ...]:
                     left.discard(neighbour)
                     todo.append(neighbour)
         on_edge = any(c // COLUMNS in (0, ROWS - 1) or c % COLUMNS in (0, COLUMNS - 1) for c in group)
-        if len(group) >= 2 and on_edge and not _within_a_block(group):
+        if len(group) >= 2 and on_edge:
             found |= group
     return tuple(sorted(found))
-
-
-def _within_a_block(group: set[int]) -> bool:
-    """Whether the squares fit in one 2×2 block: the shape of a monument standing at the edge (its
-    height leans it outwards there), not of an arm, which runs in from the edge."""
-    rows = {c // COLUMNS for c in group}
-    cols = {c % COLUMNS for c in group}
-    return max(rows) - min(rows) <= 1 and max(cols) - min(cols) <= 1
 
 
 def _only_what_can_be(cells: tuple[CellReading, ...], board: str) -> tuple[CellReading, ...]:

@@ -180,11 +180,11 @@ def test_readings_no_board_can_show_become_unknown() -> None:
     assert all(checked[c].cls is CellClass.MONUMENT for c in (70, 71, 86, 87))
 
 
-def test_an_arm_is_a_patch_running_in_from_the_edge_not_a_monument_block() -> None:
+def test_an_arm_is_a_patch_running_in_from_the_edge() -> None:
     from vision.observer import _reaching_in
 
     assert _reaching_in((0, 16, 32)) == (0, 16, 32)  # A1 A2 A3: a strip from the edge, like an arm
-    assert _reaching_in((172, 173, 156, 157)) == ()  # M10 N10 M11 N11: a monument standing at the edge
+    assert _reaching_in((156, 157, 172, 173, 100)) == (156, 157, 172, 173)  # a patch at the bottom edge
     assert _reaching_in((0, 2)) == ()  # not joined
     assert _reaching_in((17, 18, 33, 34, 49)) == ()  # in the middle of the board: not from the edge
 
