@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import argparse
 import contextlib
-import os
 import sys
 from pathlib import Path
 
@@ -44,8 +43,10 @@ SYMBOLS = {
 
 
 def default_path() -> Path:
-    base = os.environ.get("XDG_CONFIG_HOME") or str(Path.home() / ".config")
-    return Path(base) / "te-companion" / "calibration.json"
+    """Where `companion run` looks for the calibration: `[paths] calibration` of the configuration."""
+    from companion.app import config
+
+    return config.load().calibration_file
 
 
 def load_image(path: str) -> np.ndarray:
