@@ -82,6 +82,12 @@ EMPTY_LAND = Look(CellClass.EMPTY_LAND)
 EMPTY_RIVER = Look(CellClass.EMPTY_RIVER)
 
 
+def monument_squares(state: GameState) -> frozenset[int]:
+    """The squares under the monuments built: the observer must not take them, unreadable at the
+    board's edge, for an arm reaching in (`Observer.tall`)."""
+    return frozenset(cell for built in state.monuments for cell in cells_of(built.squares))
+
+
 def expected_cells(state: GameState) -> tuple[Look, ...]:
     """What each of the 176 squares shows when the board is exactly as the state says."""
     river = state.board.river

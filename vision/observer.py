@@ -45,9 +45,9 @@ class Observer:
 
     still_frames: how many still frames the gate needs before a reading.
     min_confidence: squares below it are reported as unknown and listed in `low_confidence`.
-    settled_reads: how many still reads in a row must show the same unreadable patch at the grid's
-        edge before it is taken for part of the board (a monument at the edge, a shadow) rather than
-        an arm; its squares are then reported unknown, never guessed.
+    tall: squares the game says hold a monument (set by the companion as the game goes on). The
+        tall piece leans outwards at the board's edge and may not be made out there; unreadable,
+        those squares are reported unknown but never taken for an arm reaching in.
     """
 
     def __init__(
@@ -56,12 +56,10 @@ class Observer:
         *,
         still_frames: int = 3,
         min_confidence: float = classify.MIN_CONFIDENCE,
-        settled_reads: int = 3,
     ) -> None:
         self.gate = gate.StabilityGate(still_frames)
         self.min_confidence = min_confidence
-        self.settled_reads = settled_reads
-        self._edge_patch: tuple[tuple[int, ...], int] = ((), 0)  # the last edge patch and how often seen
+        self.tall: frozenset[int] = frozenset()
         self.calibration: Calibration | None = None
         if calibration is not None:
             self.use(calibration)
@@ -123,15 +121,6 @@ class Observer:
         except Exception as error:  # the last line of defence: say what broke, never crash
             return BoardReading(ReadStatus.BAD_FRAME, time=now, message=f"The picture could not be read ({error}).")
 
-    def _settled(self, patch: tuple[int, ...]) -> bool:
-        """Whether the same unreadable edge patch has now been seen in `settled_reads` reads in a row:
-        an arm held over the board never stays that exactly still for long, while an unreadable
-        monument at the edge stays forever and must not stop the table."""
-        last, seen = self._edge_patch
-        seen = seen + 1 if last == patch else 1
-        self._edge_patch = (patch, seen)
-        return seen >= self.settled_reads
-
     def _hand_over(self, frame: np.ndarray, calibration: Calibration) -> bool:
         """Whether something lies on the board's rim: an arm reaching in must cross it.
 
@@ -186,8 +175,7 @@ class Observer:
         )
         cells = _only_what_can_be(cells, self.calibration.board)
         unsure = tuple(i for i, cell in enumerate(cells) if cell.cls is CellClass.UNKNOWN)
-        arm = _reaching_in(unsure)
-        if arm and not self._settled(arm):
+        if _reaching_in(unsure, self.tall):
             return BoardReading(
                 ReadStatus.MOVING,
                 board_found=True,
@@ -208,10 +196,10 @@ class Observer:
         )
 
 
-def _reaching_in(unsure: tuple[int, ...]) -> tuple[int, ...]:
+def _reaching_in(unsure: tuple[int, ...], tall: frozenset[int] = frozenset()) -> tuple[int, ...]:
     """The unreadable squares that form a patch coming in from the grid's edge, as an arm does:
-    two or more joined squares, one of them on the edge."""
-    left = set(unsure)
+    two or more joined squares, one of them on the edge (squares under a monument left out)."""
+    left = set(unsure) - tall
     found: set[int] = set()
     while left:
         group, todo = set(), [left.pop()]

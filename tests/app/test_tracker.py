@@ -291,3 +291,27 @@ def test_an_unreadable_square_no_one_can_change_now_does_not_stop_play() -> None
     late = played("tile red F11")  # one action left: player 1's next action may come in the same look
     assert isinstance(Tracker.start(late.state).reconcile(late.state, seen(late.state, {"J7": CellClass.UNKNOWN},
                                                                            low=["J7"])), Unclear)
+
+
+def test_monument_squares_are_the_squares_under_the_monuments_built() -> None:
+    from companion.rules import parse_cell, position
+    from companion.tracker import monument_squares
+
+    game = position("""
+     ABCDEFGHIJKLMNOP
+  1  ....~~~~~...~...
+  2  ....~.......~...
+  3  ...~~.......~~..
+  4  ~~~~.........~~~
+  5  ..rrA.........~~
+  6  ..r...........~.
+  7  ~~~~........~~~.
+  8  ...~~~~.....~...
+  9  ......~~~~~~~...
+ 10  t...............
+ 11  ...............t
+""", leaders={"A": (0, BLACK)}, hands=["rrrbbg", "rrrbbg"])
+    assert monument_squares(game.state) == frozenset()
+    game.apply("tile red D6")  # completes the 2×2 of temples C5 D5 C6 D6
+    game.apply("monument red/blue C5")
+    assert monument_squares(game.state) == frozenset(parse_cell(c) for c in ("C5", "D5", "C6", "D6"))

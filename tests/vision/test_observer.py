@@ -189,10 +189,11 @@ def test_an_arm_is_a_patch_running_in_from_the_edge() -> None:
     assert _reaching_in((17, 18, 33, 34, 49)) == ()  # in the middle of the board: not from the edge
 
 
-def test_a_patch_that_stays_exactly_put_is_read_with_its_squares_unknown() -> None:
-    # An unreadable patch at the edge stops the reading (an arm?), until the same patch has been
-    # seen in `settled_reads` still reads in a row: then it is part of the board, never guessed.
-    observer = Observer(None, settled_reads=3)
-    patch = (0, 16, 32)
-    assert [observer._settled(patch) for _ in range(3)] == [False, False, True]
-    assert observer._settled((0, 16)) is False  # a different patch starts again
+def test_unreadable_squares_under_a_monument_at_the_edge_are_no_arm() -> None:
+    from vision.observer import _reaching_in
+
+    monument = frozenset((156, 157, 172, 173))  # M10 N10 M11 N11, told by the companion
+    assert _reaching_in((156, 157, 172, 173), monument) == ()
+    assert _reaching_in((156, 157, 172, 173, 174, 175), monument) == (174, 175)  # an arm beside it still counts
+    observer = Observer(None)
+    assert observer.tall == frozenset()  # nothing is excused until the companion says so
