@@ -35,6 +35,7 @@ from .rules import (
     legal_actions,
 )
 from .rules.board import cells_of
+from .rules.state import square_block
 
 TILE_CLASS = dict(zip(COLOURS, (CellClass.TILE_RED, CellClass.TILE_BLUE, CellClass.TILE_GREEN,
                                 CellClass.TILE_BLACK), strict=True))
@@ -82,10 +83,17 @@ EMPTY_LAND = Look(CellClass.EMPTY_LAND)
 EMPTY_RIVER = Look(CellClass.EMPTY_RIVER)
 
 
-def monument_squares(state: GameState) -> frozenset[int]:
-    """The squares under the monuments built: the observer must not take them, unreadable at the
-    board's edge, for an arm reaching in (`Observer.tall`)."""
-    return frozenset(cell for built in state.monuments for cell in cells_of(built.squares))
+def tall_squares(state: GameState) -> frozenset[int]:
+    """Where tall pieces stand or may stand now: the monuments built, those the active player may
+    build, and the leaders (figures in the modern edition). Tall pieces lean outwards at the board's
+    edge and the camera may not make them out there: the observer must not take them for an arm
+    reaching in (`Observer.tall`)."""
+    squares = {cell for built in state.monuments for cell in cells_of(built.squares)}
+    for option in state.pending.options:
+        if isinstance(option, BuildMonument):
+            squares.update(cells_of(square_block(option.cell)))
+    squares.update(cells_of(state.leader_mask))
+    return frozenset(squares)
 
 
 def expected_cells(state: GameState) -> tuple[Look, ...]:

@@ -60,6 +60,7 @@ class Observer:
         self.gate = gate.StabilityGate(still_frames)
         self.min_confidence = min_confidence
         self.tall: frozenset[int] = frozenset()
+        self.excused: frozenset[int] = frozenset()
         self.calibration: Calibration | None = None
         if calibration is not None:
             self.use(calibration)
@@ -175,13 +176,15 @@ class Observer:
         )
         cells = _only_what_can_be(cells, self.calibration.board)
         unsure = tuple(i for i, cell in enumerate(cells) if cell.cls is CellClass.UNKNOWN)
-        if _reaching_in(unsure, self.tall):
+        arm = _reaching_in(unsure, self.tall | self.excused)
+        if arm:
             return BoardReading(
                 ReadStatus.MOVING,
                 board_found=True,
                 hands_in_view=True,
                 time=now,
                 message="Something reaches in over the edge of the board: a hand?",
+                low_confidence=arm,
             )
         message = alignment.message
         if unsure:

@@ -67,7 +67,8 @@ class BoardReading:
     hands_in_view: bool = False
     time: float = 0.0
     message: str = ""  # for the players, in plain words
-    low_confidence: tuple[int, ...] = field(default=())  # cell indices below the threshold
+    # cell indices below the threshold; with MOVING, the unreadable patch taken for an arm reaching in
+    low_confidence: tuple[int, ...] = field(default=())
 
     @property
     def ok(self) -> bool:

@@ -23,6 +23,7 @@ from companion.rules import (
     GameState,
     IllegalAction,
     PendingKind,
+    cell_name,
     parse_cell,
 )
 from companion.rules.engine import P_MONUMENT
@@ -66,6 +67,7 @@ class MemoryRecord:
 # Where "correct a square" opens when the camera agrees with the game: the middle of the board.
 CENTRE = parse_cell("H6")
 FEW_SQUARES = 6  # unreadable squares the players are asked to name one by one; more, and the light is asked about
+EDGE_PATIENCE = 3  # still looks refused for the same patch at the edge before the players are asked about it
 # Events after which the players see the result before going on.
 _RESULTS = frozenset({EventKind.CONFLICT_WON, EventKind.PIECES_REMOVED, EventKind.LEADER_EXILED})
 _CAMERA_TROUBLE = frozenset({ReadStatus.NO_BOARD, ReadStatus.BOARD_MOVED, ReadStatus.BAD_FRAME,
@@ -77,11 +79,11 @@ class Moment:
     """Something that stops the normal flow until the players deal with it."""
 
     kind: str  # "mismatch", "unclear", "ambiguous", "takeback", "correct", "error", "disk_full", "camera",
-    # "resuming"
+    # "resuming", "edge"
     outcome: Outcome | None = None
     error: Exception | None = None
     started: datetime | None = None
-    cells: tuple[int, ...] = ()  # "correct": the squares the camera disagrees with or cannot read
+    cells: tuple[int, ...] = ()  # "correct": the squares the camera disagrees with or cannot read; "edge": the patch
 
 
 @dataclass
@@ -97,6 +99,11 @@ class Controller:
     reading: BoardReading | None = None  # the last usable reading, re-examined after each decision
     looking: str = ""  # a word for the status line while the camera waits for a clear view
     corrections: dict[int, CellClass] = field(default_factory=dict)  # named by the players, until a hand moves
+    # The camera refuses to read while unreadable squares at the edge look like an arm reaching in.
+    # Seen for the same squares EDGE_PATIENCE times, the players are asked; squares they say nothing
+    # lies over are `excused` (the observer reads through them) until the camera reads them again.
+    excused: frozenset[int] = frozenset()
+    _edge: tuple[tuple[int, ...], int] = ((), 0)
     _earlier: list[GameState] = field(default_factory=list)  # before each action the camera just explained
     hand_tally: HandTally | None = None  # the players chose to tally by hand from the menu
     new_game: bool = False  # the players asked for a new game: the main loop goes back to the set-up
@@ -122,12 +129,24 @@ class Controller:
         if not reading.ok:
             if reading.status in _CAMERA_TROUBLE:
                 self.looking = reading.message or reading.status.value
+            elif reading.status is ReadStatus.MOVING and reading.low_confidence:
+                self._edge_refused(reading)
             return None
         self.looking = ""
+        self._edge = ((), 0)
+        self.excused = frozenset(c for c in self.excused if c in reading.low_confidence)
         if self.moment is not None and self.moment.kind in ("disk_full", "error", "resuming"):
             self.reading = reading
             return None
         return self._reconcile(reading)
+
+    def _edge_refused(self, reading: BoardReading) -> None:
+        patch = reading.low_confidence
+        last, seen = self._edge
+        self._edge = (patch, seen + 1 if patch == last else 1)
+        self.looking = reading.message or reading.status.value
+        if self._edge[1] >= EDGE_PATIENCE and self.moment is None:
+            self.moment, self.ui = Moment("edge", cells=patch), UiState()
 
     def on_motion(self) -> None:
         """A hand went over the board: what the players said about unreadable squares may be stale."""
@@ -268,9 +287,13 @@ class Controller:
         elif where == "forward" and self.reading is not None:  # not a takeback: a new move that looks like one
             self.moment, self.ui = None, UiState()
             self._reconcile(self.reading, takeback=False)
+        elif where == "nothing" and self.moment is not None and self.moment.kind == "edge":
+            # The players see nothing over those squares: the camera reads through them from now on.
+            self.excused |= frozenset(self.moment.cells)
+            self.moment, self.ui, self._edge = None, UiState(), ((), 0)
         elif where in ("close", "done", "retry", "recheck", "back"):
-            if self.moment is not None and self.moment.kind in ("error", "resuming", "disk_full", "camera"):
-                self.moment = None
+            if self.moment is not None and self.moment.kind in ("error", "resuming", "disk_full", "camera", "edge"):
+                self.moment, self._edge = None, ((), 0)
             if where in ("done", "close"):
                 self.notice = None
             self.asking = None
@@ -385,6 +408,16 @@ class Controller:
             return messages.disk_full()
         if moment.kind == "camera":
             return messages.camera_lost()
+        if moment.kind == "edge":
+            names = ", ".join(cell_name(c) for c in moment.cells)
+            return self._on_board(messages.message(
+                "Anything over the edge of the board?",
+                f"The camera cannot read {names} and waits, in case a hand or an arm is over them.",
+                "If nothing is there, say so: those squares are then asked about, never guessed.",
+                tone=Tone.WARNING, name="edge", ui=self.ui,
+                buttons=(Button("Nothing there — read the board", UiCommand.nav("nothing"), primary=True),
+                         Button("Look again", UiCommand.nav("recheck")))),
+                MarkKind.DIFFERS, moment.cells)
         if moment.kind == "error" and moment.error is not None:
             return messages.error(moment.error)
         if moment.kind == "correct":

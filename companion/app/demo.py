@@ -21,7 +21,7 @@ from typing import Any, Protocol
 from companion.app.controller import Controller
 from companion.app.table import Table
 from companion.rules import Action, BuildMonument, CompanionError, Game, PlayerScore, cell_name, final_scores, replay
-from companion.tracker import Ambiguous, Look, Mismatch, Unclear, monument_squares
+from companion.tracker import Ambiguous, Look, Mismatch, Unclear, tall_squares
 from companion.ui import screens
 from companion.ui.commands import Key, UiCommand
 from companion.ui.model import Screen
@@ -167,6 +167,9 @@ def answer(table: Table, controller: Controller) -> bool:
             controller.handle(UiCommand.pick(cell))
             controller.handle(UiCommand.choose("correct", f"{cell_name(cell)} {table.board[cell].cls.value}"))
         return True
+    if moment.kind == "edge":  # the simulated players never leave a hand on the board
+        controller.handle(UiCommand.nav("nothing"))
+        return True
     controller.handle(UiCommand.nav("close"))
     return moment.kind in ("error", "resuming")
 
@@ -184,7 +187,7 @@ def play(table: Table, controller: Controller, eyes: Eyes, screens_: Screens, st
         move = table.step()
         if move.by_hand:
             controller.on_motion()
-            eyes.observer.tall = monument_squares(controller.state)
+            eyes.observer.tall, eyes.observer.excused = tall_squares(controller.state), controller.excused
             reading = eyes.look(table.board, hand=True)
             start = time.perf_counter()
             stats.note(table, reading)
@@ -221,7 +224,7 @@ def _settle(table: Table, controller: Controller, eyes: Eyes, screens_: Screens,
                 raise DemoError(f"the players cannot answer the {controller.screen().name!r} screen "
                                 f"({controller.moment})")
         elif controller.looking:
-            eyes.observer.tall = monument_squares(controller.state)
+            eyes.observer.tall, eyes.observer.excused = tall_squares(controller.state), controller.excused
             reading = eyes.again()
             stats.note(table, reading)
             controller.on_reading(reading)

@@ -83,6 +83,6 @@ class CameraEyes:
             start = time.perf_counter()
             reading = self.observer.read(frame)
             self.read_ms = (spent + time.perf_counter() - start) * 1000
-            if reading.status is not ReadStatus.MOVING:
-                return reading
+            if reading.status is not ReadStatus.MOVING or reading.low_confidence:
+                return reading  # read, or a patch at the edge the players may be asked about
         return BoardReading(ReadStatus.MOVING, message="The board never stood still.")

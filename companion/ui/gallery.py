@@ -55,7 +55,7 @@ def happened(kind: EventKind) -> Callable[..., bool]:
     return lambda game, events: any(e.kind is kind for e in events)
 
 
-def two_monument_squares() -> Game:
+def two_tall_squares() -> Game:
     """A black tile that completes two 2×2 squares at once (table mode: hands unknown)."""
     game = Game.new(2, hidden_hands=True, names=("Anna", "Bo"), dynasties=("lion", "pot"))
     for action in ("tile black A10", "tile black A11", "tile black B11", "tile black C11", "tile black C10",
@@ -84,7 +84,7 @@ def gallery() -> tuple[Screen, ...]:
         screens.result(view(war_won)),
         screens.war_order(view(play_until(pending(PendingKind.WAR_ORDER)))),
         screens.monument(view(play_until(pending(PendingKind.MONUMENT)))),
-        screens.monument(TableView(two_monument_squares().state, two_monument_squares().config)),
+        screens.monument(TableView(two_tall_squares().state, two_tall_squares().config)),
         screens.treasure(view(play_until(pending(PendingKind.TREASURE)))),
         screens.end_of_turn(view(play_until(happened(EventKind.BAG_LOW)))),
         screens.scores(view(mid, asking="scores", ui=UiState(peek=1))),

@@ -345,3 +345,29 @@ def test_monument_points_at_the_end_of_a_turn_are_shown_until_the_next_move() ->
     assert any("monument" in line for line in controller.screen().lines)
     controller.handle(UiCommand.key(Key.OK))
     assert controller.screen().name == "turn"
+
+
+def test_a_patch_at_the_edge_the_camera_takes_for_an_arm_is_asked_about_and_excused() -> None:
+    controller = Controller(kingdoms())
+    patch = tuple(parse_cell(name) for name in ("A10", "A11", "B11"))
+    refused = BoardReading(ReadStatus.MOVING, board_found=True, hands_in_view=True,
+                           message="Something reaches in over the edge of the board: a hand?", low_confidence=patch)
+    for _ in range(2):
+        controller.on_reading(refused)
+        assert controller.moment is None and controller.looking  # a hand may just be passing: wait
+    controller.on_reading(refused)
+    assert controller.moment is not None and controller.moment.kind == "edge"
+    screen = controller.screen()
+    assert screen.name == "edge" and "A10, A11, B11" in " ".join(screen.lines)
+    controller.handle(UiCommand.nav("recheck"))  # "look again": the players see a hand, or move it away
+    assert controller.moment is None and controller.excused == frozenset()
+    for _ in range(3):
+        controller.on_reading(refused)
+    controller.handle(UiCommand.nav("nothing"))  # "nothing there": the observer reads through them
+    assert controller.moment is None and controller.excused == frozenset(patch)
+    unsure = board_after()
+    controller.on_reading(BoardReading(ReadStatus.OK, cells=unsure.cells, board_found=True,
+                                       low_confidence=patch[:1]))
+    assert controller.excused == frozenset(patch[:1])  # read clearly again: no longer excused
+    controller.on_reading(board_after())
+    assert controller.excused == frozenset() and controller.game.actions == ()

@@ -293,9 +293,9 @@ def test_an_unreadable_square_no_one_can_change_now_does_not_stop_play() -> None
                                                                            low=["J7"])), Unclear)
 
 
-def test_monument_squares_are_the_squares_under_the_monuments_built() -> None:
+def test_tall_squares_are_monuments_built_or_buildable_and_leaders() -> None:
     from companion.rules import parse_cell, position
-    from companion.tracker import monument_squares
+    from companion.tracker import tall_squares
 
     game = position("""
      ABCDEFGHIJKLMNOP
@@ -311,7 +311,10 @@ def test_monument_squares_are_the_squares_under_the_monuments_built() -> None:
  10  t...............
  11  ...............t
 """, leaders={"A": (0, BLACK)}, hands=["rrrbbg", "rrrbbg"])
-    assert monument_squares(game.state) == frozenset()
-    game.apply("tile red D6")  # completes the 2×2 of temples C5 D5 C6 D6
-    game.apply("monument red/blue C5")
-    assert monument_squares(game.state) == frozenset(parse_cell(c) for c in ("C5", "D5", "C6", "D6"))
+    block = {parse_cell(c) for c in ("C5", "D5", "C6", "D6")}
+    king = parse_cell("E5")
+    assert tall_squares(game.state) == {king}
+    game.apply("tile red D6")  # completes the 2×2 of temples C5 D5 C6 D6: a monument may stand there
+    assert tall_squares(game.state) == block | {king}
+    game.apply("monument red/blue C5")  # the temples turn face down: the king beside them goes home
+    assert tall_squares(game.state) == block

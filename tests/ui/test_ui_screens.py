@@ -25,7 +25,7 @@ from companion.rules import (
 )
 from companion.ui import messages, screens
 from companion.ui.commands import UNDO, Key, UiCommand, Verb
-from companion.ui.gallery import happened, pending, play_until, two_monument_squares
+from companion.ui.gallery import happened, pending, play_until, two_tall_squares
 from companion.ui.model import Button, MarkKind, Screen, Tone, UiState
 from companion.ui.screens import TableView
 from vision.reading import CellClass
@@ -152,7 +152,7 @@ def test_war_order_offers_each_war_to_the_active_player() -> None:
 
 
 def test_monument_asks_which_square_first_when_a_tile_completes_two() -> None:
-    game = two_monument_squares()
+    game = two_tall_squares()
     first = screens.for_state(TableView(game.state, game.config))
     assert first.name == "monument" and first.help is not None and first.help.page == 11
     a10, b10 = parse_cell("A10"), parse_cell("B10")
