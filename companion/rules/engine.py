@@ -63,7 +63,9 @@ from .state import (
     Pending,
     PendingKind,
     PlayerState,
+    leaders_in,
     square_block,
+    tiles_unseen,
 )
 
 FORMAT = "te-companion/1"
@@ -167,21 +169,14 @@ class _Work:
         self.players[seat] = replace(player, leaders=tuple(leaders))
 
     def leaders_in(self, mask: int) -> list[tuple[int, Colour, int]]:
-        return [
-            (player.seat, colour, where)
-            for player in self.players
-            for colour, where in zip(COLOURS, player.leaders, strict=True)
-            if where != NO_CELL and mask >> where & 1
-        ]
+        return leaders_in(self.players, mask)
 
     def kingdoms(self, pieces: int | None = None) -> list[int]:
         leaders = self.leader_mask
         return [region for region in regions(self.pieces if pieces is None else pieces) if region & leaders]
 
     def unseen(self, colour: Colour) -> int:
-        down = sum(4 for m in self.monuments if m.colour is colour)
-        i = colour.index
-        return TILES_IN_GAME[i] - self.tiles[i].bit_count() - down - self.out[i]
+        return tiles_unseen(self.tiles, self.monuments, self.out, colour)
 
     def available(self, seat: int, colour: Colour) -> int:
         """Tiles of `colour` the player can have in hand (exact with full information)."""

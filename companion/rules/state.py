@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import enum
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from .actions import Action
@@ -124,6 +125,26 @@ class Kingdom:
         return tuple(cells_of(self.mask))
 
 
+def leaders_in(players: Sequence[PlayerState], mask: int) -> list[tuple[int, Colour, int]]:
+    """(seat, colour, square) of every leader standing in `mask`."""
+    return [
+        (player.seat, colour, where)
+        for player in players
+        for colour, where in zip(COLOURS, player.leaders, strict=True)
+        if where != NO_CELL and mask >> where & 1
+    ]
+
+
+def tiles_on_board(tiles: Sequence[int], monuments: Sequence[BuiltMonument], colour: Colour) -> int:
+    """Tiles of `colour` on the board, face up (`tiles`) or face down under a monument."""
+    return tiles[colour.index].bit_count() + sum(4 for m in monuments if m.colour is colour)
+
+
+def tiles_unseen(tiles: Sequence[int], monuments: Sequence[BuiltMonument], out: Sequence[int], colour: Colour) -> int:
+    """Tiles of `colour` neither on the board nor out of the game: in the bag or in hands."""
+    return TILES_IN_GAME[colour.index] - tiles_on_board(tiles, monuments, colour) - out[colour.index]
+
+
 @dataclass(frozen=True, slots=True)
 class GameState:
     board: Board
@@ -189,12 +210,7 @@ class GameState:
 
     def leaders_in(self, mask: int) -> list[tuple[int, Colour, int]]:
         """(seat, colour, square) of every leader standing in `mask`."""
-        found = []
-        for player in self.players:
-            for colour, where in zip(COLOURS, player.leaders, strict=True):
-                if where != NO_CELL and mask >> where & 1:
-                    found.append((player.seat, colour, where))
-        return found
+        return leaders_in(self.players, mask)
 
     def kingdoms(self) -> tuple[Kingdom, ...]:
         return tuple(
@@ -229,12 +245,11 @@ class GameState:
 
     def on_board(self, colour: Colour) -> int:
         """Tiles of `colour` on the board, face up or down."""
-        down = sum(4 for m in self.monuments if m.colour is colour)
-        return self.tiles[colour.index].bit_count() + down
+        return tiles_on_board(self.tiles, self.monuments, colour)
 
     def unseen(self, colour: Colour) -> int:
         """How many tiles of `colour` may still be in the bag or in hands (an upper bound in table mode)."""
-        return TILES_IN_GAME[colour.index] - self.on_board(colour) - self.out[colour.index]
+        return tiles_unseen(self.tiles, self.monuments, self.out, colour)
 
     @property
     def over(self) -> bool:
