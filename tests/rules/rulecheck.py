@@ -156,3 +156,21 @@ def _union(masks: Iterable[int]) -> int:
     for mask in masks:
         total |= mask
     return total
+
+
+# One kingdom: a leader "B" on I6 beside three temples (H6, J6, I5), joined through the settlements
+# F6 G6; a leader entering on G5 stands beside two (F5, H5). Three treasures far off (A1, P1, P11).
+ONE_KINGDOM = """
+     ABCDEFGHIJKLMNOP
+  1  t...~~~~~...~..t
+  2  ....~.......~...
+  3  ...~~.......~~..
+  4  ~~~~.........~~~
+  5  .....r.rr.....~~
+  6  .....kkrBr....~.
+  7  ~~~~........~~~.
+  8  ...~~~~.....~...
+  9  ......~~~~~~~...
+ 10  ................
+ 11  ...............t
+"""

@@ -4,7 +4,7 @@ asked out of turn, the English support variant, and the deal from a fixed bag.""
 from __future__ import annotations
 
 import pytest
-from rulecheck import hand, illegal, kinds, leader, only, points, sq
+from rulecheck import ONE_KINGDOM, hand, illegal, kinds, leader, only, points, sq
 
 from companion.rules import EventKind, Game, PendingKind, cell_name, position
 from companion.rules.pieces import Colour
@@ -185,20 +185,7 @@ def test_each_decision_is_asked_of_the_right_player_only() -> None:
 
 
 def test_the_english_support_rule_commits_only_what_wins_or_draws() -> None:
-    drawing = """
-     ABCDEFGHIJKLMNOP
-  1  t...~~~~~...~..t
-  2  ....~.......~...
-  3  ...~~.......~~..
-  4  ~~~~.........~~~
-  5  .....r.rr.....~~
-  6  .....kkrBr....~.
-  7  ~~~~........~~~.
-  8  ...~~~~.....~...
-  9  ......~~~~~~~...
- 10  ................
- 11  ...............t
-"""
+    drawing = ONE_KINGDOM
     game = position(drawing, leaders={"B": (1, RED)}, hands=["rrrrrr", "rrrrrr"], english_support=True)
     game.apply("leader red G5")  # 2 against 3
     assert game.pending.max_support == 2  # enough to be stronger: 4 against 3

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from rulecheck import hand, illegal, kinds, leader, names, of_kind, only, points, sq, squares, tile_at
+from rulecheck import ONE_KINGDOM, hand, illegal, kinds, leader, names, of_kind, only, points, sq, squares, tile_at
 
 from companion.rules import EventKind, Game, PendingKind, position, rank_scores
 from companion.rules.pieces import Colour
@@ -125,20 +125,7 @@ def test_if_a_catastrophe_removes_the_last_temple_next_to_a_leader_that_leader_i
 
 # One kingdom: Player 2's priest on I6 beside three temples (H6, J6, I5), joined through the
 # settlements F6 G6. Player 1 enters the kingdom with a priest on G5, beside the temples F5 and H5.
-REVOLT = """
-     ABCDEFGHIJKLMNOP
-  1  t...~~~~~...~..t
-  2  ....~.......~...
-  3  ...~~.......~~..
-  4  ~~~~.........~~~
-  5  .....r.rr.....~~
-  6  .....kkrBr....~.
-  7  ~~~~........~~~.
-  8  ...~~~~.....~...
-  9  ......~~~~~~~...
- 10  ................
- 11  ...............t
-"""
+REVOLT = ONE_KINGDOM
 
 
 def _revolt(hands: list[str]) -> Game:

@@ -9,7 +9,7 @@ from __future__ import annotations
 import random
 from dataclasses import replace
 
-from rulecheck import illegal, only
+from rulecheck import ONE_KINGDOM, illegal, only
 
 from companion.rules import EventKind, Game, PendingKind, Swap, position
 from companion.rules.pieces import TILES_IN_GAME, Colour
@@ -17,20 +17,7 @@ from companion.rules.pieces import TILES_IN_GAME, Colour
 RED, BLUE, GREEN, BLACK = Colour
 
 # One kingdom: Player 2's priest on I6 beside three temples; Player 1 enters with a priest on G5 (two).
-REVOLT = """
-     ABCDEFGHIJKLMNOP
-  1  t...~~~~~...~..t
-  2  ....~.......~...
-  3  ...~~.......~~..
-  4  ~~~~.........~~~
-  5  .....r.rr.....~~
-  6  .....kkrBr....~.
-  7  ~~~~........~~~.
-  8  ...~~~~.....~...
-  9  ......~~~~~~~...
- 10  ................
- 11  ...............t
-"""
+REVOLT = ONE_KINGDOM
 
 
 def at_the_table(game: Game, *, bag_count: int, unseen: dict[Colour, int] | None = None) -> Game:

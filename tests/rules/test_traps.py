@@ -6,7 +6,7 @@ a turn can end without ending the game.
 
 from __future__ import annotations
 
-from rulecheck import hand, illegal, kinds, leader, names, of_kind, only, points, sq, squares, tile_at
+from rulecheck import ONE_KINGDOM, hand, illegal, kinds, leader, names, of_kind, only, points, sq, squares, tile_at
 
 from companion.rules import EventKind, PendingKind, position, rank_scores
 from companion.rules.pieces import Colour
@@ -196,20 +196,7 @@ def test_the_attacker_of_a_war_the_active_player_is_not_in_is_the_first_involved
 # --- revolts ------------------------------------------------------------------------------------------
 
 # One kingdom: Player 2's king on I6 (temples H6 J6 I5). Player 1 enters with a king on G5 (temples F5 H5).
-KINGS_REVOLT = """
-     ABCDEFGHIJKLMNOP
-  1  t...~~~~~...~..t
-  2  ....~.......~...
-  3  ...~~.......~~..
-  4  ~~~~.........~~~
-  5  .....r.rr.....~~
-  6  .....kkrBr....~.
-  7  ~~~~........~~~.
-  8  ...~~~~.....~...
-  9  ......~~~~~~~...
- 10  ................
- 11  ...............t
-"""
+KINGS_REVOLT = ONE_KINGDOM
 
 
 def test_a_revolt_scores_red_and_removes_no_board_tile() -> None:
