@@ -446,7 +446,7 @@ def _examples(
         poses = [(0.0, 0.0, 0.0)] if plain else [(x, y, t) for x in _NUDGES for y in _NUDGES for t in _TURNS]
         for dx, dy, turn in poses:
             transform = rectify.square_transform(homography, cell, px, dx, dy, turn)
-            patches.append(cv2.warpPerspective(frame, transform, (px, px), flags=cv2.INTER_LINEAR))
+            patches.append(rectify.square(frame, transform, px))
             lights.append(np.concatenate([lit.gain[cell], lit.glare[cell]]))
             known.append(piece)
             nudged.append((dx, dy, turn) != (0.0, 0.0, 0.0))

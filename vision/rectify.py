@@ -14,6 +14,7 @@ import numpy as np
 from vision.reading import COLUMNS, ROWS
 
 PX_PER_SQUARE = 16
+SUPERSAMPLE = 3  # warp at 3× and average down: one sample per pixel would keep all the sensor noise
 
 
 def top_down_transform(homography: np.ndarray, px: int = PX_PER_SQUARE) -> np.ndarray:
@@ -25,14 +26,24 @@ def top_down_transform(homography: np.ndarray, px: int = PX_PER_SQUARE) -> np.nd
 
 def rectify(frame: np.ndarray, homography: np.ndarray, px: int = PX_PER_SQUARE) -> np.ndarray:
     """The grid seen from above: (ROWS·px) × (COLUMNS·px), same channels as the frame."""
-    top_down: np.ndarray = cv2.warpPerspective(
+    fine = cv2.warpPerspective(
         frame,
-        top_down_transform(homography, px),
-        (COLUMNS * px, ROWS * px),
+        top_down_transform(homography, px * SUPERSAMPLE),
+        (COLUMNS * px * SUPERSAMPLE, ROWS * px * SUPERSAMPLE),
         flags=cv2.INTER_LINEAR,
         borderMode=cv2.BORDER_REPLICATE,
     )
+    top_down: np.ndarray = cv2.resize(fine, (COLUMNS * px, ROWS * px), interpolation=cv2.INTER_AREA)
     return top_down
+
+
+def square(frame: np.ndarray, transform: np.ndarray, px: int) -> np.ndarray:
+    """A px×px picture of one square, given image -> that picture (`square_transform`), sampled
+    as finely as `rectify` samples the whole grid."""
+    scale = np.diag([float(SUPERSAMPLE), float(SUPERSAMPLE), 1.0])
+    fine = cv2.warpPerspective(frame, scale @ transform, (px * SUPERSAMPLE, px * SUPERSAMPLE), flags=cv2.INTER_LINEAR)
+    patch: np.ndarray = cv2.resize(fine, (px, px), interpolation=cv2.INTER_AREA)
+    return patch
 
 
 def cells(top_down: np.ndarray, px: int = PX_PER_SQUARE) -> np.ndarray:
