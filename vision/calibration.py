@@ -26,7 +26,7 @@ from vision import aruco, classify, gate, geometry, rectify
 from vision.reading import CELLS, COLOURS, COLUMNS, ROWS, CellClass
 
 FORMAT = "tigris-companion-calibration"
-VERSION = 1
+VERSION = 2  # 2: the set-up board's picture, for the light on every pixel
 MOVE_TOLERANCE = 0.25  # squares: a board or camera moved further than this is re-calibrated
 DYNASTIES = ("archer", "bull", "pot", "lion")  # the four players' symbols
 MARKER_NAMES = {0: "top-left", 1: "top-right", 2: "bottom-right", 3: "bottom-left"}
@@ -431,11 +431,7 @@ def _examples(
     px = rectify.PX_PER_SQUARE
     top_down = rectify.rectify(frame, homography)
     colours = classify.cell_colours(top_down)
-    lit = (
-        classify.Light(np.ones((CELLS, 3), np.float32), np.zeros((CELLS, 1), np.float32))
-        if empty is None
-        else classify.light(colours, empty)
-    )
+    lit = classify.Light.unchanged() if empty is None else classify.light(colours, empty)
     patches: list[np.ndarray] = []
     lights: list[np.ndarray] = []
     known: list[classify.Known] = []
@@ -486,7 +482,9 @@ def calibrate(
                 signatures.append(classify.dynasty_signatures(closeup)[0])
                 leaders.append((piece.cls, piece.dynasty))
     light = np.array(lights, dtype=np.float32)
-    references = classify.learn(empty, np.array(patches), classify.Light(light[:, :3], light[:, 3:]), known, nudged)
+    board_image = rectify.rectify(setup_frame, calibration.homography)
+    lit = classify.Light(light[:, :3], light[:, 3:])
+    references = classify.learn(board_image, np.array(patches), lit, known, nudged)
     if leaders:
         references = replace(references, dynasty_signatures=np.array(signatures), dynasty_keys=tuple(leaders))
     small = gate.small_image(setup_frame)

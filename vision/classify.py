@@ -16,6 +16,7 @@ over the board.
 
 from __future__ import annotations
 
+import base64
 import functools
 import itertools
 from collections.abc import Mapping, Sequence
@@ -143,6 +144,17 @@ class Light:
 
     gain: np.ndarray  # squares × 3
     glare: np.ndarray  # squares × 1, grey levels of white light added (a reflection, a bright spot)
+    bare: np.ndarray | None = None  # squares: where the bare board showed, so the light could be measured
+
+    @classmethod
+    def unchanged(cls, squares: int = CELLS) -> Light:
+        return cls(np.ones((squares, 3), np.float32), np.zeros((squares, 1), np.float32))
+
+    @property
+    def tint(self) -> np.ndarray:
+        """The lamp's colour: the share of each channel in the gain, the same on every square."""
+        tint: np.ndarray = (self.gain / self.gain.mean(axis=1, keepdims=True)).mean(axis=0)
+        return tint
 
     def undo(self, colours: np.ndarray) -> np.ndarray:
         """Colours (one row per square of this light, × ... × 3, 0..255) as at calibration."""
@@ -202,7 +214,107 @@ def light(colours: np.ndarray, empty: np.ndarray) -> Light:
         counts = around[:, 2:]
         reference = np.where(counts > 0, around[:, :2] / np.maximum(counts, 1), fallback)
     gain = (reference[:, :1] * tint[None, :]).astype(np.float32)
-    return Light(gain=np.maximum(gain, 0.05), glare=np.maximum(reference[:, 1:], 0.0).astype(np.float32))
+    return Light(
+        gain=np.maximum(gain, 0.05),
+        glare=np.maximum(reference[:, 1:], 0.0).astype(np.float32),
+        bare=agree[:, 0] > 0,
+    )
+
+
+_LIGHT_PX = 8  # px per square at which the light is worked out: it changes smoothly within a square
+_BARE_MISFIT = 0.04  # rms misfit, as a share of the brightness, of a bare square under smooth light
+_BARE_GAIN = (0.55, 1.6)  # a bare square's brightness, as a share of what the squares around suggest
+
+
+@functools.cache
+def _light_design(px: int) -> np.ndarray:
+    """Where each pixel lies in its square, -0.5..0.5, as (px², 2) for fitting a light that
+    changes linearly across a square."""
+    centre = (np.arange(px) + 0.5) / px - 0.5
+    y, x = np.meshgrid(centre, centre, indexing="ij")
+    return np.stack([x.ravel(), y.ravel()], axis=1).astype(np.float32)
+
+
+def _bare(seen: np.ndarray, shape: np.ndarray, lit: Light) -> np.ndarray:
+    """The squares that show the bare board: those `light` found, and those that are their set-up
+    selves (`shape`, in the lamp's colour) under a light changing across the square, as under the
+    edge of a glare spot or a shadow, which one brightness and one glare for the whole square
+    cannot explain. The brightness must be near what the squares around suggest, so that a dark
+    piece is not taken for a shadow; the glare may be anything. seen, shape: _LIGHT_PX per square."""
+    bare = lit.bare if lit.bare is not None else np.zeros(CELLS, bool)
+    px = _LIGHT_PX
+    todo = np.flatnonzero(~bare)
+    n = len(todo)
+    if n == 0:
+        return bare
+    seen = cells(seen, px)[todo].reshape(n, px * px, 3)
+    shape = cells(shape, px)[todo].reshape(n, px * px, 3)
+    xy = np.broadcast_to(_light_design(px)[None, :, None, :], (n, px * px, 3, 2))
+    design = np.concatenate(
+        [shape[..., None], shape[..., None] * xy, np.ones((n, px * px, 3, 1), np.float32), xy], axis=3
+    ).reshape(n, px * px * 3, 6)
+    target = seen.reshape(n, -1, 1)
+    normal = design.transpose(0, 2, 1) @ design + np.eye(6, dtype=np.float32) * 1e-3
+    fit = np.linalg.solve(normal, design.transpose(0, 2, 1) @ target)
+    misfit = np.sqrt(((design @ fit - target) ** 2).mean(axis=(1, 2))) / np.maximum(target.mean(axis=(1, 2)), 1.0)
+    fit = fit[..., 0]
+    expected = lit.gain[todo].mean(axis=1) / lit.tint.mean()
+    share = fit[:, 0] / np.maximum(expected, 1e-3)
+    brightness = (share > _BARE_GAIN[0]) & (share < _BARE_GAIN[1])
+    result = bare.copy()
+    result[todo] = (misfit < _BARE_MISFIT) & brightness & (fit[:, 3] > -12)
+    return result
+
+
+_NEAR = 0.35  # squares: the light is followed this closely where the bare board shows around a piece
+_FAR_LIGHT = 1.5  # squares: ... and this loosely on a crowded part of the board
+_EDGE = 0.15  # squares: a bare square's edge is left out (a neighbour's piece may overhang it)
+
+
+def undo_light(top_down: np.ndarray, board: np.ndarray, lit: Light) -> np.ndarray:
+    """The top-down image as it would look under the calibration light, pixel by pixel.
+
+    A glare spot or a shadow's edge changes the light within one square, which one number per
+    square cannot undo. The bare board shows the light directly: on the bare squares (`_bare`)
+    every pixel is its calibration self (`board`, the set-up picture) under some brightness in the
+    lamp's colour plus some white glare. Around every pixel these are fitted by least squares,
+    weighting the bare pixels by their distance, so the light on a piece is read from the board
+    just beside it; where no bare board is near, from further off; failing that, the square's own
+    estimate. (float32, same shape as top_down)
+    """
+    px = _LIGHT_PX
+    size = (COLUMNS * px, ROWS * px)
+    seen = cv2.resize(top_down, size, interpolation=cv2.INTER_AREA).astype(np.float32)
+    shape = cv2.resize(board, size, interpolation=cv2.INTER_AREA).astype(np.float32) * lit.tint
+    bare = _bare(seen, shape, lit)
+    inner = np.zeros((px, px), np.float32)
+    edge = max(1, round(_EDGE * px))
+    inner[edge:-edge, edge:-edge] = 1.0
+    weight = np.kron(bare.reshape(ROWS, COLUMNS).astype(np.float32), inner)
+    # What a least-squares fit of seen ≈ a · shape + b needs, summed over the channels.
+    terms = (1.0, shape.sum(2), (shape * shape).sum(2), (shape * seen).sum(2), seen.sum(2))
+    sums = cv2.merge([weight * term for term in terms])
+    # The square's own estimate, spread smoothly over the picture, for where no bare board is near.
+    per_square = np.concatenate([lit.gain.mean(axis=1, keepdims=True), lit.glare], axis=1).reshape(ROWS, COLUMNS, 2)
+    a, b = cv2.split(cv2.resize(per_square, size, interpolation=cv2.INTER_LINEAR))
+    for reach in (_FAR_LIGHT, _NEAR):
+        w, s1, ss, so, o1 = cv2.split(cv2.GaussianBlur(sums, (0, 0), reach * px))
+        n = 3 * w
+        det = n * ss - s1 * s1
+        usable = (w > 0.02) & (det > 1e-3 * np.maximum(n * ss, 1e-6))
+        fit_a = (n * so - s1 * o1) / np.where(usable, det, 1.0)
+        fit_b = (o1 - fit_a * s1) / np.maximum(n, 1e-6)
+        # Light only ever adds: a fit wanting less than none is brightness alone.
+        dark = fit_b < 0
+        fit_a = np.where(dark, so / np.maximum(ss, 1e-6), fit_a)
+        fit_b = np.where(dark, 0.0, fit_b)
+        usable &= fit_a > 0.05
+        a, b = np.where(usable, fit_a, a), np.where(usable, fit_b, b)
+    full = (top_down.shape[1], top_down.shape[0])
+    a, b = (cv2.resize(plane.astype(np.float32), full, interpolation=cv2.INTER_LINEAR) for plane in (a, b))
+    seen = top_down.astype(np.float32)
+    undone: np.ndarray = (seen - b[..., None]) / (np.maximum(a, 0.05)[..., None] * lit.tint)
+    return undone
 
 
 # --- references ----------------------------------------------------------------------------------
@@ -212,7 +324,7 @@ def light(colours: np.ndarray, empty: np.ndarray) -> Light:
 class References:
     """What the squares and pieces looked like at calibration."""
 
-    empty: np.ndarray  # CELLS × 3: each square's mean colour on the empty set-up board
+    board: np.ndarray  # the set-up board seen from above (uint8, PX_PER_SQUARE per square): the bare board's look
     prototypes: np.ndarray  # K × F: features of every example
     details: np.ndarray  # K × _DETAIL²: symbol shape of every example
     classes: tuple[CellClass, ...]  # K
@@ -226,6 +338,11 @@ class References:
         labels = [c.value for c in self.classes]
         if labels != sorted(labels):
             raise ValueError("examples must be sorted by class")
+
+    @functools.cached_property
+    def empty(self) -> np.ndarray:
+        """CELLS × 3: each square's mean colour on the set-up board."""
+        return cell_colours(self.board)
 
     @functools.cached_property
     def scaled_prototypes(self) -> np.ndarray:
@@ -271,7 +388,7 @@ class References:
                 for (cls, dynasty), signature in zip(self.dynasty_keys, self.dynasty_signatures, strict=True)
             ],
             "px_per_square": PX_PER_SQUARE,
-            "empty_colours": np.round(self.empty, 2).tolist(),
+            "board": _png(self.board),
             "scale": np.round(self.scale, 5).tolist(),
             "examples": [
                 {
@@ -293,11 +410,11 @@ class References:
         if data.get("px_per_square") != PX_PER_SQUARE:
             raise ValueError("px_per_square")
         examples = data["examples"]
-        empty = np.array(data["empty_colours"], dtype=np.float32)
-        if empty.shape != (CELLS, 3) or not examples:
-            raise ValueError("empty_colours")
+        board = _from_png(data["board"])
+        if board.shape != (ROWS * PX_PER_SQUARE, COLUMNS * PX_PER_SQUARE, 3) or not examples:
+            raise ValueError("board")
         return cls(
-            empty=empty,
+            board=board,
             prototypes=np.array([e["features"] for e in examples], dtype=np.float32),
             details=np.array(
                 [e["detail"] if e["detail"] is not None else [0.0] * _DETAIL**2 for e in examples], dtype=np.float32
@@ -313,12 +430,27 @@ class References:
         )
 
 
+def _png(image: np.ndarray) -> str:
+    ok, data = cv2.imencode(".png", image)
+    if not ok:
+        raise ValueError("the board picture could not be encoded")
+    return base64.b64encode(data.tobytes()).decode("ascii")
+
+
+def _from_png(text: str) -> np.ndarray:
+    image = cv2.imdecode(np.frombuffer(base64.b64decode(text, validate=True), np.uint8), cv2.IMREAD_COLOR)
+    if image is None:
+        raise ValueError("board")
+    result: np.ndarray = image
+    return result
+
+
 def learn(
-    empty: np.ndarray, patches: np.ndarray, lights: Light, known: Sequence[Known], nudged: Sequence[bool]
+    board: np.ndarray, patches: np.ndarray, lights: Light, known: Sequence[Known], nudged: Sequence[bool]
 ) -> References:
     """References from square patches whose content the player told us.
 
-    empty: each square's mean colour on the empty set-up board (CELLS × 3); patches (n, px, px, 3)
+    board: the set-up board seen from above (`rectify`); patches (n, px, px, 3)
     with the light on each (one row per patch) and what they hold; nudged: whether a patch was cut off-centre
     or turned, to show how a piece put down carelessly looks. Those extra patches widen what each
     class may look like; the spread of the features (what counts as "near") is learnt from the
@@ -330,7 +462,7 @@ def learn(
     scale = _spread_within(prototypes[plain], labels[plain])
     order = sorted(range(len(known)), key=lambda i: known[i].cls.value)
     return References(
-        empty=empty.astype(np.float32),
+        board=board,
         prototypes=prototypes[order],
         details=details(patches)[order],
         classes=tuple(known[i].cls for i in order),
@@ -356,9 +488,9 @@ def distances(
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """For every square: its patch, its distance to every class (CELLS × classes, in units of the
     usual feature spread) and its nearest example of all."""
-    patches = cells(top_down, PX_PER_SQUARE)
     lit = lit or light(cell_colours(top_down), references.empty)
-    feats = features(patches, lit) / references.scale
+    patches = cells(undo_light(top_down, references.board, lit), PX_PER_SQUARE)
+    feats = features(patches, Light.unchanged(len(patches))) / references.scale
     protos = references.scaled_prototypes
     # Squared distances of every square to every example: |a|² - 2ab + |b|².
     squared = (feats**2).sum(axis=1)[:, None] - 2 * feats @ protos.T + references.prototype_norms[None, :]
