@@ -178,7 +178,7 @@ def rim_unlike(colours: np.ndarray, reference: np.ndarray, places: np.ndarray) -
     # A shadow's edge is sharper than the smooth fit; under a coloured lamp it darkens in the
     # lamp's colour, which is the same all round the rim.
     tint = np.median(ratio[agree] / np.maximum(ratio[agree].mean(axis=1, keepdims=True), 1e-3), axis=0)
-    unlike = ~agree & ~_lit_differently(colours, reference * tint)
+    unlike: np.ndarray = ~agree & ~_lit_differently(colours, reference * tint)
     run = unlike.copy()
     for step in range(1, RIM_RUN):  # the rim is a loop: runs may wrap around
         run &= np.roll(unlike, step)

@@ -237,7 +237,7 @@ def _only_what_can_be(cells: tuple[CellReading, ...], board: str) -> tuple[CellR
     for top in range(CELLS - COLUMNS - 1):
         block = (top, top + 1, top + COLUMNS, top + COLUMNS + 1)
         if top % COLUMNS < COLUMNS - 1 and all(monument[c] for c in block):
-            names = {frozenset(cells[c].monument) if cells[c].monument else None for c in block}
+            names = {frozenset(m) if m else None for m in (cells[c].monument for c in block)}
             agreed = cells[top].monument if len(names) == 1 else None
             for c in block:
                 named[c] = agreed if named.get(c, agreed) == agreed else None
