@@ -30,8 +30,18 @@ from vision.reading import BoardReading
 SHOW_SECONDS = 0.4  # how long each screen stays up in a window, so the game can be followed
 
 
+class Sight(Protocol):
+    """What the demo tells the observer behind the eyes as the game goes on."""
+
+    tall: frozenset[int]
+    excused: frozenset[int]
+
+
 class Eyes(Protocol):
     read_ms: float
+
+    @property
+    def observer(self) -> Sight: ...
 
     def look(self, looks: Sequence[Look], *, hand: bool = True) -> BoardReading: ...
 
