@@ -422,31 +422,38 @@ def setup_position(board: str = "standard") -> tuple[classify.Piece, ...]:
 
 _NUDGES = (-0.07, 0.0, 0.07)  # squares: pieces are put down off-centre ...
 _TURNS = (-8.0, 0.0, 8.0)  # degrees: ... and a little turned
+_LEANS = (-0.1, 0.0, 0.1)  # squares: how far a tall piece seems to move, seen from another angle
 
 
 def _examples(
-    frame: np.ndarray, homography: np.ndarray, named: Mapping[int, classify.Known], empty: np.ndarray | None
+    frame: np.ndarray, homography: np.ndarray, named: Mapping[int, classify.Known], board: np.ndarray | None
 ) -> tuple[list[np.ndarray], list[np.ndarray], list[classify.Known], list[bool], np.ndarray]:
-    """Patches of the named squares: each piece also nudged and turned as players put them down."""
+    """Patches of the named squares: each piece also nudged and turned as players put them down.
+    board: the set-up board seen from above, to allow for the light having changed since (None:
+    this is the set-up). Also the frame seen from above."""
     px = rectify.PX_PER_SQUARE
     top_down = rectify.rectify(frame, homography)
-    colours = classify.cell_colours(top_down)
-    lit = classify.Light.unchanged() if empty is None else classify.light(colours, empty)
+    lit = classify.Light.unchanged() if board is None else classify.light(top_down, board)
     patches: list[np.ndarray] = []
     lights: list[np.ndarray] = []
     known: list[classify.Known] = []
     nudged: list[bool] = []
     for cell, piece in sorted(named.items()):
-        # Empty squares do not move, and a monument sits squarely on its four tiles.
-        plain = piece.cls in (CellClass.EMPTY_LAND, CellClass.EMPTY_RIVER, CellClass.MONUMENT)
-        poses = [(0.0, 0.0, 0.0)] if plain else [(x, y, t) for x in _NUDGES for y in _NUDGES for t in _TURNS]
+        # Empty squares do not move. A monument sits squarely on its four tiles, but it is tall:
+        # away from the middle of the picture its top leans outwards.
+        if piece.cls in (CellClass.EMPTY_LAND, CellClass.EMPTY_RIVER):
+            poses = [(0.0, 0.0, 0.0)]
+        elif piece.cls is CellClass.MONUMENT:
+            poses = [(x, y, 0.0) for x in _LEANS for y in _LEANS]
+        else:
+            poses = [(x, y, t) for x in _NUDGES for y in _NUDGES for t in _TURNS]
         for dx, dy, turn in poses:
             transform = rectify.square_transform(homography, cell, px, dx, dy, turn)
             patches.append(rectify.square(frame, transform, px))
             lights.append(np.concatenate([lit.gain[cell], lit.glare[cell]]))
             known.append(piece)
             nudged.append((dx, dy, turn) != (0.0, 0.0, 0.0))
-    return patches, lights, known, nudged, colours
+    return patches, lights, known, nudged, top_down
 
 
 def calibrate(
@@ -461,7 +468,7 @@ def calibrate(
     height, width = setup_frame.shape[:2]
     calibration = from_markers(setup_frame, board) if corners is None else from_corners((width, height), corners, board)
     setup = dict(enumerate(setup_position(board)))
-    patches, lights, known, nudged, empty = _examples(setup_frame, calibration.homography, setup, None)
+    patches, lights, known, nudged, board_image = _examples(setup_frame, calibration.homography, setup, None)
     signatures: list[np.ndarray] = []
     leaders: list[tuple[CellClass, str]] = []
     for frame, named in pieces:
@@ -471,7 +478,7 @@ def calibrate(
             raise CalibrationError(f"The pieces could not be seen: {alignment.message}")
         if any(not 0 <= cell < CELLS for cell in named):
             raise CalibrationError("A piece was named on a square that is not on the board.")
-        more = _examples(frame, alignment.calibration.homography, named, empty)
+        more = _examples(frame, alignment.calibration.homography, named, board_image)
         patches += more[0]
         lights += more[1]
         known += more[2]
@@ -482,40 +489,59 @@ def calibrate(
                 signatures.append(classify.dynasty_signatures(closeup)[0])
                 leaders.append((piece.cls, piece.dynasty))
     light = np.array(lights, dtype=np.float32)
-    board_image = rectify.rectify(setup_frame, calibration.homography)
     lit = classify.Light(light[:, :3], light[:, 3:])
     references = classify.learn(board_image, np.array(patches), lit, known, nudged)
-    if leaders:
+    if leaders and classify.dynasties_readable(np.array(signatures), leaders):
         references = replace(references, dynasty_signatures=np.array(signatures), dynasty_keys=tuple(leaders))
     small = gate.small_image(setup_frame)
     rim = gate.rim_colours(small, gate.rim_places(calibration.homography, (width, height)))
     return replace(calibration, references=references, rim=rim)
 
 
+_SPOTS = ((0, 0), (10, 15), (5, 7), (0, 15), (10, 0))  # (row, column): far apart, so each piece is seen
+# from several angles (a tall piece leans outwards at the edge of the picture) and under several lights
+
+
 def pieces_layout(board: str = "standard") -> dict[int, classify.Piece]:
-    """Where to lay the pieces for the "show me your pieces" step: one tile of each colour, a
-    catastrophe, the unification tile, every leader of every dynasty and the six monuments, all
-    on empty land so the set-up temples may stay where they are."""
+    """Where to lay the pieces for the "show me your pieces" step: the six monuments, every leader
+    of every dynasty, the unification tile, and tiles and catastrophes where they stand in play and
+    at three places each, far apart: blue tiles on the river, the others on land; a catastrophe on
+    either. The set-up temples may stay where they are."""
     rivers, temples = geometry.river_cells(board), geometry.start_temple_cells(board)
-    free = [c for c in range(CELLS) if c not in rivers and c not in temples]
+    land = [c for c in range(CELLS) if c not in rivers and c not in temples]
     layout: dict[int, classify.Piece] = {}
     pairs = [(a, b) for i, a in enumerate(COLOURS) for b in COLOURS[i + 1 :]]
-    for cell in free:
+    for cell in land:
         block = (cell, cell + 1, cell + COLUMNS, cell + COLUMNS + 1)
         if len(layout) == 4 * len(pairs):
             break
-        if cell % COLUMNS < COLUMNS - 1 and all(c in free and c not in layout for c in block):
+        if cell % COLUMNS < COLUMNS - 1 and all(c in land and c not in layout for c in block):
             pair = pairs[len(layout) // 4]
             layout.update({c: classify.Piece(CellClass.MONUMENT, monument=pair) for c in block})
-    singles = [classify.Piece(CellClass[f"TILE_{colour.upper()}"]) for colour in COLOURS]
+
+    def nearest_free(spot: tuple[int, int], cells: Sequence[int]) -> int:
+        free = [c for c in cells if c not in layout]
+        return min(free, key=lambda c: ((c // COLUMNS - spot[0]) ** 2 + (c % COLUMNS - spot[1]) ** 2, c))
+
+    spread = [(CellClass[f"TILE_{colour.upper()}"], land) for colour in COLOURS if colour != "blue"]
+    spread.append((CellClass.TILE_BLUE, sorted(rivers)))
+    for turn, (cls, cells) in enumerate(spread):
+        for k in range(3):
+            layout[nearest_free(_SPOTS[(turn + k) % len(_SPOTS)], cells)] = classify.Piece(cls)
+    layout[nearest_free(_SPOTS[2], sorted(rivers))] = classify.Piece(CellClass.CATASTROPHE)
     # No face-down tile: in play they only ever lie under a monument, and a land square in a
     # shadow looks much like one.
-    singles += [classify.Piece(cls) for cls in (CellClass.CATASTROPHE, CellClass.UNIFICATION)]
+    singles = [classify.Piece(cls) for cls in (CellClass.CATASTROPHE, CellClass.UNIFICATION)]
     singles += [
         classify.Piece(CellClass[f"LEADER_{colour.upper()}"], dynasty=dynasty)
-        for colour in COLOURS
         for dynasty in DYNASTIES
+        for colour in COLOURS
     ]
-    for cell, piece in zip([c for c in free if c not in layout], singles, strict=False):
-        layout[cell] = piece
+    # Each as far as can be from the pieces already laid: the leaders of one colour end up all
+    # over the board, seen from every side (a figure leans outwards at the edge of the picture).
+    for piece in singles:
+        free = [c for c in land if c not in layout]
+        laid = np.array([divmod(c, COLUMNS) for c in layout])
+        room = [float(np.min(np.abs(laid - divmod(c, COLUMNS)).sum(axis=1))) for c in free]
+        layout[free[int(np.argmax(room))]] = piece
     return layout

@@ -21,7 +21,7 @@ import functools
 import itertools
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import Any, NamedTuple, Protocol
 
 import cv2
 import numpy as np
@@ -33,7 +33,6 @@ MIN_CONFIDENCE = 0.5
 _RINGS = (0.0, 0.17, 0.3, 0.42, 0.5)  # radii (squares) of centre, middle, rim; corners beyond 0.5
 _INSET = 0.06  # square's edge kept out of the corner region: grid lines and small misalignment
 _SCALE_FLOOR = 0.02  # smallest spread of a feature, so one sharp reference cannot dominate
-_DETAIL = 6  # side of the small picture of a square used to tell dynasties and monuments apart
 
 
 @dataclass(frozen=True, slots=True)
@@ -106,20 +105,6 @@ def features(patches: np.ndarray, light: Light) -> np.ndarray:
     return result
 
 
-def details(patches: np.ndarray) -> np.ndarray:
-    """A _DETAIL² grey picture of each patch, zero-mean and unit-norm: the shape of a symbol."""
-    grey = patches.astype(np.float32).mean(axis=3)
-    px = grey.shape[1]
-    block = px // _DETAIL
-    trim = (px - block * _DETAIL) // 2
-    core = grey[:, trim : trim + block * _DETAIL, trim : trim + block * _DETAIL]
-    small = core.reshape(len(grey), _DETAIL, block, _DETAIL, block).mean(axis=(2, 4)).reshape(len(grey), -1)
-    small -= small.mean(axis=1, keepdims=True)
-    norms = np.linalg.norm(small, axis=1, keepdims=True)
-    result: np.ndarray = small / np.maximum(norms, 1e-6)
-    return result
-
-
 # --- light --------------------------------------------------------------------------------------
 
 
@@ -135,7 +120,6 @@ def _around(grid: np.ndarray, reach: int) -> np.ndarray:
     return np.stack(shifts)
 
 
-_FIT_TOLERANCE = 0.035  # rms misfit, as a share of the brightness, of a square that is still empty
 
 
 @dataclass(frozen=True)
@@ -145,6 +129,7 @@ class Light:
     gain: np.ndarray  # squares × 3
     glare: np.ndarray  # squares × 1, grey levels of white light added (a reflection, a bright spot)
     bare: np.ndarray | None = None  # squares: where the bare board showed, so the light could be measured
+    misfit: np.ndarray | None = None  # squares: how far each is from the bare board under any smooth light
 
     @classmethod
     def unchanged(cls, squares: int = CELLS) -> Light:
@@ -179,28 +164,31 @@ def _lamp(ratios: np.ndarray) -> np.ndarray:
     return lamp
 
 
-def light(colours: np.ndarray, empty: np.ndarray) -> Light:
-    """How the light changed since calibration at every square.
+def light(top_down: np.ndarray, board: np.ndarray) -> Light:
+    """How the light changed since calibration at every square, and which squares show the bare
+    board (`board`: the set-up board seen from above, as `top_down` is now).
 
-    colours: each square's mean colour now; empty: the same squares on the empty set-up board.
-    Each square is first explained on its own as its empty self under some brightness plus some
-    white glare, in the lamp's colour, which is the same all over the board; the squares so
-    explained are empty (most of the board is, all game long). The light on a square is then read
-    from such squares around it — never from the square itself, so a dark piece cannot pass for
-    a shadow, while a shadow or a glare spot over many squares is followed closely.
+    The lamp's colour is the same all over the board. A square is bare when it is its set-up
+    self under a light changing smoothly across it (`_smooth_fit`): a piece has its own pattern,
+    even one in the board's colours (a blue tile on the river). Each such square is explained as
+    its empty self under some brightness plus some white glare; the light on a square is read
+    from the squares around it that agree — never from the square itself, so a dark piece cannot
+    pass for a shadow, while a shadow or a glare spot over many squares is followed closely. A
+    square whose pattern fits at a brightness near its neighbours' is bare too, whatever its
+    glare: the heart of a glare spot, the edge of a shadow.
     """
-    colours = colours.astype(np.float32)
+    colours, empty = cell_colours(top_down), cell_colours(board)
     overall = _lamp(colours / np.maximum(empty, 1.0))
     tint = overall / overall.mean()
+    fit, misfit = _smooth_fit(top_down, board, tint)
     shape = empty * tint  # what an empty square looks like in the lamp's colour, before brightness
     # Least squares, per square: colours ≈ a · shape + b, for a brightness a and a glare b.
     see, se, sec, sc = (shape * shape).sum(1), shape.sum(1), (shape * colours).sum(1), colours.sum(1)
     det = np.maximum(3 * see - se * se, 1e-3)
     a = (3 * sec - se * sc) / det
     b = (see * sc - se * sec) / det
-    misfit = np.sqrt(((colours - a[:, None] * shape - b[:, None]) ** 2).mean(1)) / np.maximum(colours.mean(1), 1)
     level = float(overall.mean())
-    empty_like = (misfit < _FIT_TOLERANCE) & (a > 0.3 * level) & (a < 3 * level) & (b > -12) & (b < 160)
+    empty_like = (misfit < _BARE_MISFIT[1]) & (a > 0.3 * level) & (a < 3 * level) & (b > -12) & (b < 160)
     fitted = np.stack([a, b], axis=1)
     reference = np.median(_around(fitted.reshape(ROWS, COLUMNS, 2), 1), axis=0)
     fallback = np.array([level, 0.0], np.float32)
@@ -213,108 +201,154 @@ def light(colours: np.ndarray, empty: np.ndarray) -> Light:
         around = _around(kept, 2).sum(axis=0)
         counts = around[:, 2:]
         reference = np.where(counts > 0, around[:, :2] / np.maximum(counts, 1), fallback)
+    share = fit[:, 0] / np.maximum(reference[:, 0], 1e-3)
+    glowing = (misfit < _BARE_MISFIT[0]) & (share > _BARE_GAIN[0]) & (share < _BARE_GAIN[1]) & (fit[:, 3] > -12)
     gain = (reference[:, :1] * tint[None, :]).astype(np.float32)
     return Light(
         gain=np.maximum(gain, 0.05),
         glare=np.maximum(reference[:, 1:], 0.0).astype(np.float32),
-        bare=agree[:, 0] > 0,
+        bare=(agree[:, 0] > 0) | glowing,
+        misfit=misfit,
     )
 
 
 _LIGHT_PX = 8  # px per square at which the light is worked out: it changes smoothly within a square
-_BARE_MISFIT = 0.04  # rms misfit, as a share of the brightness, of a bare square under smooth light
+# rms misfit, as a share of the brightness, of a bare square under smooth light: any square, and
+# one whose brightness and glare also agree with its neighbours'.
+_BARE_MISFIT = (0.025, 0.035)
 _BARE_GAIN = (0.55, 1.6)  # a bare square's brightness, as a share of what the squares around suggest
 
 
 @functools.cache
 def _light_design(px: int) -> np.ndarray:
-    """Where each pixel lies in its square, -0.5..0.5, as (px², 2) for fitting a light that
-    changes linearly across a square."""
-    centre = (np.arange(px) + 0.5) / px - 0.5
+    """Where each pixel of a square's inner part lies in the square, -0.5..0.5, as (pixels, 2),
+    for fitting a light that changes linearly across a square."""
+    edge = round(_EDGE * px)
+    centre = ((np.arange(px) + 0.5) / px - 0.5)[edge:-edge]
     y, x = np.meshgrid(centre, centre, indexing="ij")
     return np.stack([x.ravel(), y.ravel()], axis=1).astype(np.float32)
 
 
-def _bare(seen: np.ndarray, shape: np.ndarray, lit: Light) -> np.ndarray:
-    """The squares that show the bare board: those `light` found, and those that are their set-up
-    selves (`shape`, in the lamp's colour) under a light changing across the square, as under the
-    edge of a glare spot or a shadow, which one brightness and one glare for the whole square
-    cannot explain. The brightness must be near what the squares around suggest, so that a dark
-    piece is not taken for a shadow; the glare may be anything. seen, shape: _LIGHT_PX per square."""
-    bare = lit.bare if lit.bare is not None else np.zeros(CELLS, bool)
+def _small(image: np.ndarray) -> np.ndarray:
+    """A top-down image at _LIGHT_PX per square (float32)."""
+    small: np.ndarray = cv2.resize(image, (COLUMNS * _LIGHT_PX, ROWS * _LIGHT_PX), interpolation=cv2.INTER_AREA)
+    return small.astype(np.float32)
+
+
+def _smooth_fit(top_down: np.ndarray, board: np.ndarray, tint: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Each square explained as its set-up self (in the lamp's colour) under a brightness and a
+    white glare that each change linearly across the square, by least squares over the square's
+    inner part: the fit (CELLS × 6: brightness at the centre and its two slopes, glare at the
+    centre and its two slopes) and what it leaves unexplained (rms, as a share of the square's
+    brightness)."""
     px = _LIGHT_PX
-    todo = np.flatnonzero(~bare)
-    n = len(todo)
-    if n == 0:
-        return bare
-    seen = cells(seen, px)[todo].reshape(n, px * px, 3)
-    shape = cells(shape, px)[todo].reshape(n, px * px, 3)
-    xy = np.broadcast_to(_light_design(px)[None, :, None, :], (n, px * px, 3, 2))
+    n, edge = CELLS, round(_EDGE * px)
+    inner = px - 2 * edge  # a neighbour's piece, or its shadow, may overhang the square's edge
+    seen = cells(_small(top_down), px)[:, edge:-edge, edge:-edge].reshape(n, inner * inner, 3)
+    shape = cells(_small(board) * tint, px)[:, edge:-edge, edge:-edge].reshape(n, inner * inner, 3)
+    xy = np.broadcast_to(_light_design(px)[None, :, None, :], (n, inner * inner, 3, 2))
     design = np.concatenate(
-        [shape[..., None], shape[..., None] * xy, np.ones((n, px * px, 3, 1), np.float32), xy], axis=3
-    ).reshape(n, px * px * 3, 6)
+        [shape[..., None], shape[..., None] * xy, np.ones((n, inner * inner, 3, 1), np.float32), xy], axis=3
+    ).reshape(n, inner * inner * 3, 6)
     target = seen.reshape(n, -1, 1)
     normal = design.transpose(0, 2, 1) @ design + np.eye(6, dtype=np.float32) * 1e-3
     fit = np.linalg.solve(normal, design.transpose(0, 2, 1) @ target)
     misfit = np.sqrt(((design @ fit - target) ** 2).mean(axis=(1, 2))) / np.maximum(target.mean(axis=(1, 2)), 1.0)
-    fit = fit[..., 0]
-    expected = lit.gain[todo].mean(axis=1) / lit.tint.mean()
-    share = fit[:, 0] / np.maximum(expected, 1e-3)
-    brightness = (share > _BARE_GAIN[0]) & (share < _BARE_GAIN[1])
-    result = bare.copy()
-    result[todo] = (misfit < _BARE_MISFIT) & brightness & (fit[:, 3] > -12)
-    return result
+    return fit[..., 0], misfit
 
 
 _NEAR = 0.35  # squares: the light is followed this closely where the bare board shows around a piece
 _FAR_LIGHT = 1.5  # squares: ... and this loosely on a crowded part of the board
+_PRIOR = 0.03  # how much the looser estimate of the light weighs, as a share of a bare neighbourhood
 _EDGE = 0.15  # squares: a bare square's edge is left out (a neighbour's piece may overhang it)
 
 
-def undo_light(top_down: np.ndarray, board: np.ndarray, lit: Light) -> np.ndarray:
+def _follow(
+    seen: np.ndarray, shape: np.ndarray, weight: np.ndarray, a: np.ndarray, b: np.ndarray, floor: np.ndarray
+) -> tuple[np.ndarray, np.ndarray]:
+    """Brightness a and glare b at every pixel: seen ≈ a · shape + b fitted by least squares over
+    the bare pixels around (weight), closer ones counting more, first loosely then closely. Held
+    towards the looser estimate as if it were _PRIOR of a bare neighbourhood, so that where bare
+    board is scarce, or all one colour, that estimate stands. The glare never goes below floor."""
+    # What a least-squares fit of seen ≈ a · shape + b needs, summed over the channels.
+    terms = (1.0, shape.sum(2), (shape * shape).sum(2), (shape * seen).sum(2), seen.sum(2))
+    sums = cv2.merge([weight * term for term in terms])
+    typical = float((shape * shape).mean())  # puts the prior on a and on b on the same footing
+    for reach in (_FAR_LIGHT, _NEAR):
+        w, s1, ss, so, o1 = cv2.split(cv2.GaussianBlur(sums, (0, 0), reach * _LIGHT_PX))
+        pa, pb = _PRIOR * typical, _PRIOR
+        saa, sab, sbb = ss + pa, s1, 3 * w + 3 * pb
+        ra, rb = so + pa * a, o1 + 3 * pb * b
+        det = saa * sbb - sab * sab
+        fit_a, fit_b = (ra * sbb - rb * sab) / det, (saa * rb - sab * ra) / det
+        # Light only ever adds: a fit wanting less than none is brightness alone.
+        dark = fit_b < floor
+        a = np.where(dark, (ra - sab * floor) / saa, fit_a)
+        b = np.where(dark, floor, fit_b)
+    return a, b
+
+
+_SPOT_FLOOR = 8.0  # grey levels of glare below which a pixel tells nothing of a glare spot's shape
+_SPOT_PEAK = 25.0  # grey levels at its heart below which a glare spot is not worth modelling
+
+
+def _glare_spot(glare: np.ndarray, weight: np.ndarray) -> np.ndarray | None:
+    """The glare of a lamp's reflection as one round spot, brightest in the middle and fading
+    evenly (a Gaussian: its logarithm is a quadratic), fitted to the glare on the bare board;
+    None when there is no such spot."""
+    px = _LIGHT_PX
+    where = (weight > 0.5) & (glare > _SPOT_FLOOR)
+    if np.count_nonzero(where) < 3 * px * px:
+        return None
+    rows, cols = np.indices(glare.shape, dtype=np.float32)
+    x, y = (cols + 0.5) / px, (rows + 0.5) / px  # in squares
+    basis = np.stack([np.ones_like(x), x, y, x * x + y * y], axis=-1)
+    level = glare[where]
+    root = np.sqrt(level)[:, None]  # brighter pixels tell the shape more surely
+    coef, *_ = np.linalg.lstsq(basis[where] * root, np.log(level)[:, None] * root[:, 0:1], rcond=None)
+    if coef[3, 0] > -0.02:  # not a spot that fades out within the board
+        return None
+    spot: np.ndarray = np.exp(np.minimum(basis @ coef[:, 0], np.log(1000.0))).astype(np.float32)
+    if spot.max() < _SPOT_PEAK or np.median(np.abs(spot[where] - level) / level) > 0.35:
+        return None
+    return spot
+
+
+def undo_light(top_down: np.ndarray, board: np.ndarray, lit: Light) -> tuple[np.ndarray, np.ndarray]:
     """The top-down image as it would look under the calibration light, pixel by pixel.
 
     A glare spot or a shadow's edge changes the light within one square, which one number per
-    square cannot undo. The bare board shows the light directly: on the bare squares (`_bare`)
+    square cannot undo. The bare board shows the light directly: on the bare squares (`light`)
     every pixel is its calibration self (`board`, the set-up picture) under some brightness in the
     lamp's colour plus some white glare. Around every pixel these are fitted by least squares,
     weighting the bare pixels by their distance, so the light on a piece is read from the board
     just beside it; where no bare board is near, from further off; failing that, the square's own
-    estimate. (float32, same shape as top_down)
+    estimate. A glare spot is followed around its own shape (`_glare_spot`). Returns that image
+    (float32, same shape as top_down) and the glare undone at every pixel (grey levels).
     """
     px = _LIGHT_PX
     size = (COLUMNS * px, ROWS * px)
-    seen = cv2.resize(top_down, size, interpolation=cv2.INTER_AREA).astype(np.float32)
-    shape = cv2.resize(board, size, interpolation=cv2.INTER_AREA).astype(np.float32) * lit.tint
-    bare = _bare(seen, shape, lit)
+    seen, shape = _small(top_down), _small(board) * lit.tint
+    bare = lit.bare if lit.bare is not None else np.zeros(CELLS, bool)
     inner = np.zeros((px, px), np.float32)
     edge = max(1, round(_EDGE * px))
     inner[edge:-edge, edge:-edge] = 1.0
     weight = np.kron(bare.reshape(ROWS, COLUMNS).astype(np.float32), inner)
-    # What a least-squares fit of seen ≈ a · shape + b needs, summed over the channels.
-    terms = (1.0, shape.sum(2), (shape * shape).sum(2), (shape * seen).sum(2), seen.sum(2))
-    sums = cv2.merge([weight * term for term in terms])
     # The square's own estimate, spread smoothly over the picture, for where no bare board is near.
     per_square = np.concatenate([lit.gain.mean(axis=1, keepdims=True), lit.glare], axis=1).reshape(ROWS, COLUMNS, 2)
-    a, b = cv2.split(cv2.resize(per_square, size, interpolation=cv2.INTER_LINEAR))
-    for reach in (_FAR_LIGHT, _NEAR):
-        w, s1, ss, so, o1 = cv2.split(cv2.GaussianBlur(sums, (0, 0), reach * px))
-        n = 3 * w
-        det = n * ss - s1 * s1
-        usable = (w > 0.02) & (det > 1e-3 * np.maximum(n * ss, 1e-6))
-        fit_a = (n * so - s1 * o1) / np.where(usable, det, 1.0)
-        fit_b = (o1 - fit_a * s1) / np.maximum(n, 1e-6)
-        # Light only ever adds: a fit wanting less than none is brightness alone.
-        dark = fit_b < 0
-        fit_a = np.where(dark, so / np.maximum(ss, 1e-6), fit_a)
-        fit_b = np.where(dark, 0.0, fit_b)
-        usable &= fit_a > 0.05
-        a, b = np.where(usable, fit_a, a), np.where(usable, fit_b, b)
+    a0, b0 = cv2.split(cv2.resize(per_square, size, interpolation=cv2.INTER_LINEAR))
+    a, b = _follow(seen, shape, weight, a0, b0, np.zeros_like(b0))
+    spot = _glare_spot(b, weight)
+    if spot is not None:
+        # A glare spot peaks where a piece may hide its heart, which the board around it cannot
+        # show: follow the board's light around the spot's own shape, not a flat guess.
+        a, rest = _follow(seen - spot[..., None], shape, weight, a0, b0 - spot, -spot)
+        b = rest + spot
     full = (top_down.shape[1], top_down.shape[0])
     a, b = (cv2.resize(plane.astype(np.float32), full, interpolation=cv2.INTER_LINEAR) for plane in (a, b))
     seen = top_down.astype(np.float32)
     undone: np.ndarray = (seen - b[..., None]) / (np.maximum(a, 0.05)[..., None] * lit.tint)
-    return undone
+    return undone, b
 
 
 # --- references ----------------------------------------------------------------------------------
@@ -326,7 +360,6 @@ class References:
 
     board: np.ndarray  # the set-up board seen from above (uint8, PX_PER_SQUARE per square): the bare board's look
     prototypes: np.ndarray  # K × F: features of every example
-    details: np.ndarray  # K × _DETAIL²: symbol shape of every example
     classes: tuple[CellClass, ...]  # K
     dynasties: tuple[str | None, ...]  # K
     monuments: tuple[tuple[str, str] | None, ...]  # K
@@ -396,11 +429,9 @@ class References:
                     "dynasty": dynasty,
                     "monument": list(monument) if monument else None,
                     "features": np.round(proto, 4).tolist(),
-                    # The symbol's shape tells monuments apart; other examples need none.
-                    "detail": np.round(detail, 3).tolist() if monument else None,
                 }
-                for cls, dynasty, monument, proto, detail in zip(
-                    self.classes, self.dynasties, self.monuments, self.prototypes, self.details, strict=True
+                for cls, dynasty, monument, proto in zip(
+                    self.classes, self.dynasties, self.monuments, self.prototypes, strict=True
                 )
             ],
         }
@@ -416,9 +447,6 @@ class References:
         return cls(
             board=board,
             prototypes=np.array([e["features"] for e in examples], dtype=np.float32),
-            details=np.array(
-                [e["detail"] if e["detail"] is not None else [0.0] * _DETAIL**2 for e in examples], dtype=np.float32
-            ),
             classes=tuple(CellClass(e["class"]) for e in examples),
             dynasties=tuple(e["dynasty"] for e in examples),
             monuments=tuple(tuple(e["monument"]) if e["monument"] else None for e in examples),
@@ -464,7 +492,6 @@ def learn(
     return References(
         board=board,
         prototypes=prototypes[order],
-        details=details(patches)[order],
         classes=tuple(known[i].cls for i in order),
         dynasties=tuple(known[i].dynasty for i in order),
         monuments=tuple(known[i].monument for i in order),
@@ -483,19 +510,33 @@ def _spread_within(prototypes: np.ndarray, labels: np.ndarray) -> np.ndarray:
 # --- reading --------------------------------------------------------------------------------------
 
 
-def distances(
-    top_down: np.ndarray, references: References, lit: Light | None = None
-) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """For every square: its patch, its distance to every class (CELLS × classes, in units of the
-    usual feature spread) and its nearest example of all."""
-    lit = lit or light(cell_colours(top_down), references.empty)
-    patches = cells(undo_light(top_down, references.board, lit), PX_PER_SQUARE)
+class Seen(NamedTuple):
+    """How every square compares with what the calibration saw."""
+
+    patches: np.ndarray  # each square's picture, light undone
+    each: np.ndarray  # CELLS × examples: distance to every example, in units of the usual feature spread
+    by_class: np.ndarray  # CELLS × classes: distance to the nearest example of every class
+    nearest: np.ndarray  # CELLS: the nearest example of all
+    misfit: np.ndarray  # CELLS: how far from its bare self under any smooth light (`light`)
+    washed: np.ndarray  # CELLS: share of the square whose colour glare has clipped away
+
+
+def distances(top_down: np.ndarray, references: References, lit: Light | None = None) -> Seen:
+    """Every square compared with every example (see `Seen`)."""
+    lit = lit or light(top_down, references.board)
+    undone, glare = undo_light(top_down, references.board, lit)
+    patches = cells(undone, PX_PER_SQUARE)
+    # Under a glare a clipped channel has lost the colour beneath: it could have been anything.
+    lost = (top_down.max(axis=2) >= _CLIPPED) & (glare > _GLARE_CLIPS)
+    washed = cells(lost[..., None].astype(np.float32), PX_PER_SQUARE).reshape(CELLS, -1).mean(axis=1)
     feats = features(patches, Light.unchanged(len(patches))) / references.scale
     protos = references.scaled_prototypes
     # Squared distances of every square to every example: |a|² - 2ab + |b|².
     squared = (feats**2).sum(axis=1)[:, None] - 2 * feats @ protos.T + references.prototype_norms[None, :]
     each = np.sqrt(np.maximum(squared, 0.0))
-    return patches, np.minimum.reduceat(each, references.class_starts, axis=1), each.argmin(axis=1)
+    by_class = np.minimum.reduceat(each, references.class_starts, axis=1)
+    misfit = lit.misfit if lit.misfit is not None else np.zeros(CELLS, np.float32)
+    return Seen(patches, each, by_class, each.argmin(axis=1), misfit, washed)
 
 
 def classify(
@@ -507,28 +548,34 @@ def classify(
     """One reading per square (row-major). Squares below min_confidence come back as UNKNOWN.
     lit: the light on the board, if already worked out (`light`). Dynasties need a closer look
     than this small picture gives: see `name_dynasty`."""
-    patches, by_class, nearest = distances(top_down, references, lit)
+    seen = distances(top_down, references, lit)
     two = (
-        np.partition(by_class, 1, axis=1)[:, :2]
-        if by_class.shape[1] > 1
-        else np.pad(by_class, ((0, 0), (0, 1)), constant_values=np.inf)
+        np.partition(seen.by_class, 1, axis=1)[:, :2]
+        if seen.by_class.shape[1] > 1
+        else np.pad(seen.by_class, ((0, 0), (0, 1)), constant_values=np.inf)
     )
     confidence = _confidence(two[:, 0], two[:, 1])
-    shapes: np.ndarray | None = None
     readings = []
     for cell in range(CELLS):
-        cls = references.classes[int(nearest[cell])]
+        cls = references.classes[int(seen.nearest[cell])]
+        bare = cls in (CellClass.EMPTY_LAND, CellClass.EMPTY_RIVER)
+        if bare and seen.misfit[cell] > _EMPTY_MISFIT:
+            # Bare board has its printed pattern; a pale piece in a glare spot has only its colour.
+            confidence[cell] = 0.0
+        if seen.washed[cell] > _WASHED and not (bare and seen.misfit[cell] < _BARE_MISFIT[1]):
+            confidence[cell] = 0.0  # a glare has burnt the colours out: nothing there can be read
         if confidence[cell] < min_confidence:
             readings.append(CellReading(CellClass.UNKNOWN, float(confidence[cell])))
             continue
-        monument = None
-        if cls is CellClass.MONUMENT:
-            shapes = details(patches) if shapes is None else shapes
-            monument = _by_shape(shapes[cell], references, cls, "monument")
+        monument = _monument(seen.each[cell], references) if cls is CellClass.MONUMENT else None
         readings.append(CellReading(cls, float(confidence[cell]), None, monument))
     return tuple(readings)
 
 
+_CLIPPED = 250  # a channel this bright is clipped: the sensor saw at least this much, maybe far more
+_GLARE_CLIPS = 30  # grey levels of glare beyond which a clipped channel says nothing of the piece
+_WASHED = 0.3  # share of a square washed out beyond which it cannot be read
+_EMPTY_MISFIT = 0.07  # no bare square is further from its set-up self under a smooth light (measured: < 0.065)
 _MARGIN = 0.6  # how much further (as a share) the next class must be for full confidence
 _FAR = 12.0  # a square further than this from every example looks like nothing we know
 
@@ -542,19 +589,21 @@ def _confidence(best: np.ndarray, other: np.ndarray) -> np.ndarray:
     return result
 
 
-def _by_shape(shape: np.ndarray, references: References, cls: CellClass, kind: str) -> Any:
-    """The dynasty or monument (kind) of the example of this class whose symbol shape matches
-    best, when it matches clearly better than any example with another value."""
-    names, codes = references.named(cls, kind)
-    if not names:
+_NAMED = 1.25  # how much further the nearest example of any other monument must be to name this one
+
+
+def _monument(each: np.ndarray, references: References) -> tuple[str, str] | None:
+    """The colours of the monument whose quarter is nearest this square (`each`: its distance to
+    every example), when the nearest quarter of any other monument is clearly further."""
+    names, codes = references.named(CellClass.MONUMENT, "monument")
+    start, end = references.class_ranges[CellClass.MONUMENT]
+    near = np.where(codes >= 0, each[start:end], np.inf)
+    best = int(np.argmin(near))
+    rival = float(np.min(near[codes != codes[best]], initial=np.inf))
+    if not names or rival < _NAMED * float(near[best]):
         return None
-    start, end = references.class_ranges[cls]
-    scores = np.where(codes >= 0, references.details[start:end] @ shape, -np.inf)
-    best = int(np.argmax(scores))
-    rival = np.max(scores[(codes != codes[best]) & (codes >= 0)], initial=-np.inf)
-    if scores[best] < 0.6 or scores[best] - rival < 0.1:
-        return None
-    return names[codes[best]]
+    name: tuple[str, str] = names[codes[best]]
+    return name
 
 
 # --- dynasties ------------------------------------------------------------------------------------
@@ -562,8 +611,8 @@ def _by_shape(shape: np.ndarray, references: References, cls: CellClass, kind: s
 DYNASTY_PX = 48  # px per square when looking closely at a leader's symbol
 _OFF_CENTRE = 4  # px at DYNASTY_PX: how far off-centre a leader may stand (0.08 square)
 _SIGNATURE = 8 * 16  # harmonics × rings
-_DYNASTY_MATCH = 0.9  # similarity below which no dynasty is named
-_DYNASTY_MARGIN = 0.1  # lead over the best other dynasty needed to name one
+_DYNASTY_MATCH = 0.6  # similarity (of what sets a symbol apart) below which no dynasty is named
+_DYNASTY_MARGIN = 0.3  # lead over the best other dynasty needed to name one
 
 
 def leader_closeup(frame: np.ndarray, homography: np.ndarray, cell: int) -> np.ndarray:
@@ -603,16 +652,51 @@ def dynasty_signatures(closeup: np.ndarray, offsets: tuple[tuple[int, int], ...]
 _OFFSETS = tuple((dx, dy) for dy in (-_OFF_CENTRE, 0, _OFF_CENTRE) for dx in (-_OFF_CENTRE, 0, _OFF_CENTRE))
 
 
-def name_dynasty(closeup: np.ndarray, cls: CellClass, references: References) -> str | None:
-    """The dynasty of a leader of class `cls` in a `leader_closeup`, when its symbol is clear."""
-    rows = [i for i, (c, _) in enumerate(references.dynasty_keys) if c is cls]
-    if not rows:
-        return None
-    signatures = dynasty_signatures(closeup, _OFFSETS)
-    scores = (signatures @ references.dynasty_signatures[rows].T).max(axis=0)  # best placement per example
-    names = [references.dynasty_keys[i][1] for i in rows]
+def _residuals(signatures: np.ndarray) -> np.ndarray:
+    """Signatures less their mean, unit-norm: what tells one dynasty's symbol from the others'
+    once the shape every leader of a colour shares is taken away."""
+    residual = signatures - signatures.mean(axis=0)
+    result: np.ndarray = residual / np.maximum(np.linalg.norm(residual, axis=-1, keepdims=True), 1e-6)
+    return result
+
+
+def _named(scores: np.ndarray, names: Sequence[str]) -> str | None:
+    """The best-scoring name, when it is a clear match and clearly ahead of every other name."""
     best = int(np.argmax(scores))
     rival = max((float(s) for s, n in zip(scores, names, strict=True) if n != names[best]), default=-1.0)
     if scores[best] < _DYNASTY_MATCH or scores[best] - rival < _DYNASTY_MARGIN:
         return None
     return names[best]
+
+
+def name_dynasty(closeup: np.ndarray, cls: CellClass, references: References) -> str | None:
+    """The dynasty of a leader of class `cls` in a `leader_closeup`, when its symbol is clear."""
+    rows = [i for i, (c, _) in enumerate(references.dynasty_keys) if c is cls]
+    if len(rows) < 2:
+        return None
+    known = references.dynasty_signatures[rows]
+    mean = known.mean(axis=0)
+    seen = dynasty_signatures(closeup, _OFFSETS) - mean
+    seen /= np.maximum(np.linalg.norm(seen, axis=1, keepdims=True), 1e-6)
+    scores = (seen @ _residuals(known).T).max(axis=0)  # best placement per example
+    return _named(scores, [references.dynasty_keys[i][1] for i in rows])
+
+
+def dynasties_readable(signatures: np.ndarray, keys: Sequence[tuple[CellClass, str]]) -> bool:
+    """Whether these pieces' dynasties can be told from above: each leader, compared with the
+    leaders of the other colours (each elsewhere on the board), is named right or not at all, and
+    most are named. Some editions' symbols are too small or too much in relief to read; naming a
+    dynasty wrongly would stop the game for nothing, so then none is named."""
+    colours = sorted({cls for cls, _ in keys}, key=lambda c: c.value)
+    residual = np.zeros_like(signatures)
+    for cls in colours:
+        rows = [i for i, (c, _) in enumerate(keys) if c is cls]
+        residual[rows] = _residuals(signatures[rows])
+    right = 0
+    for i, (cls, dynasty) in enumerate(keys):
+        others = [j for j, (c, _) in enumerate(keys) if c is not cls]
+        named = _named(residual[others] @ residual[i], [keys[j][1] for j in others])
+        if named is not None and named != dynasty:
+            return False
+        right += named == dynasty
+    return len(keys) > 0 and right >= len(keys) / 2

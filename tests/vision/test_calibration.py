@@ -9,6 +9,7 @@ from conftest import SIZE, calibrated
 
 from vision import calibration as calib
 from vision import synthetic
+from vision.reading import CellClass
 from vision.synthetic import CameraPose, Conditions, Scene
 
 
@@ -118,10 +119,19 @@ def test_a_small_nudge_is_not_a_move() -> None:
     assert alignment.ok and not alignment.moved  # 0.1 square: under the quarter-square tolerance
 
 
-def test_pieces_layout_holds_every_piece_on_land() -> None:
+def test_pieces_layout_puts_every_piece_where_it_stands_in_play() -> None:
     layout = calib.pieces_layout()
     from vision import geometry
 
-    assert not set(layout) & (geometry.river_cells() | geometry.start_temple_cells())
+    rivers = geometry.river_cells()
+    assert not set(layout) & geometry.start_temple_cells()
+    on_river = {layout[c].cls for c in set(layout) & rivers}
+    assert on_river == {CellClass.TILE_BLUE, CellClass.CATASTROPHE}
+    assert all(c in rivers for c, p in layout.items() if p.cls is CellClass.TILE_BLUE)
     assert sum(p.monument is not None for p in layout.values()) == 24
     assert sum(p.dynasty is not None for p in layout.values()) == 16
+    for colour in ("RED", "BLUE", "GREEN", "BLACK"):  # each tile seen at three places far apart
+        spots = [divmod(c, 16) for c, p in layout.items() if p.cls is CellClass[f"TILE_{colour}"]]
+        assert len(spots) == 3
+        apart = [abs(a[0] - b[0]) + abs(a[1] - b[1]) for a in spots for b in spots if a != b]
+        assert min(apart) >= 3 and max(apart) >= 10
