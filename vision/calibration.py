@@ -226,10 +226,10 @@ def _ideal(marker_id: int) -> np.ndarray:
 _IDEALS: dict[int, np.ndarray] = {}
 
 
-def marker_in_place(gray: np.ndarray, marker_id: int, corners: np.ndarray) -> bool:
+def marker_in_place(frame: np.ndarray, marker_id: int, corners: np.ndarray) -> bool:
     """Whether the marker is still exactly where it was: one tiny warp and a correlation."""
     side = _VERIFY_BITS * _VERIFY_PX
-    patch = cv2.warpPerspective(gray, _patch_transform(corners), (side, side), flags=cv2.INTER_LINEAR)
+    patch = _gray(cv2.warpPerspective(frame, _patch_transform(corners), (side, side), flags=cv2.INTER_LINEAR))
     if marker_id not in _IDEALS:
         _IDEALS[marker_id] = _ideal(marker_id)
     ideal = _IDEALS[marker_id]
@@ -264,12 +264,12 @@ def align(frame: np.ndarray, calibration: Calibration) -> Alignment:
     always taken from them; with fewer, the stored grid is used only if every marker in view is
     still in place and at least two are (a rigid board cannot turn about two fixed points).
     """
-    gray = _gray(frame)
     if calibration.method != "markers" or not calibration.markers:
         return Alignment(calibration, (), False, "Calibrated from tapped corners: the board's position is not checked.")
-    in_place = {i: corners for i, corners in calibration.markers.items() if marker_in_place(gray, i, corners)}
+    in_place = {i: corners for i, corners in calibration.markers.items() if marker_in_place(frame, i, corners)}
     if len(in_place) == len(MARKER_NAMES):
         return Alignment(calibration, tuple(sorted(in_place)), False, "")
+    gray = _gray(frame)  # the whole frame in grey only when a marker has to be searched for
     seen = dict(in_place)
     for i, corners in calibration.markers.items():
         if i in seen:

@@ -170,7 +170,7 @@ class Observer:
                     classify.leader_closeup(frame, alignment.calibration.homography, i), cell.cls, references
                 ),
             )
-            if cell.cls.name.startswith("LEADER_")
+            if cell.cls.name.startswith("LEADER_") and references.dynasty_keys
             else cell
             for i, cell in enumerate(cells)
         )

@@ -14,7 +14,7 @@ import numpy as np
 from vision.reading import COLUMNS, ROWS
 
 PX_PER_SQUARE = 16
-SUPERSAMPLE = 3  # warp at 3× and average down: one sample per pixel would keep all the sensor noise
+SUPERSAMPLE = 2  # warp at 2× and average down: one sample per pixel would keep all the sensor noise
 
 
 def top_down_transform(homography: np.ndarray, px: int = PX_PER_SQUARE) -> np.ndarray:
