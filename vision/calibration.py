@@ -490,7 +490,7 @@ def calibrate(
                 leaders.append((piece.cls, piece.dynasty))
     light = np.array(lights, dtype=np.float32)
     lit = classify.Light(light[:, :3], light[:, 3:])
-    references = classify.learn(board_image, np.array(patches), lit, known, nudged)
+    references = classify.learn(board_image, setup_position(board), np.array(patches), lit, known, nudged)
     if leaders and classify.dynasties_readable(np.array(signatures), leaders):
         references = replace(references, dynasty_signatures=np.array(signatures), dynasty_keys=tuple(leaders))
     small = gate.small_image(setup_frame)

@@ -366,6 +366,7 @@ class References:
     dynasties: tuple[str | None, ...]  # K
     monuments: tuple[tuple[str, str] | None, ...]  # K
     scale: np.ndarray  # F: the usual spread of each feature among patches of one square
+    setup: tuple[CellClass, ...]  # what each square held at set-up, when `board` was seen
     dynasty_signatures: np.ndarray = field(default_factory=lambda: np.zeros((0, _SIGNATURE), np.float32))
     dynasty_keys: tuple[tuple[CellClass, str], ...] = ()  # (leader class, dynasty) of each signature
 
@@ -425,6 +426,7 @@ class References:
             "px_per_square": PX_PER_SQUARE,
             "board": _png(self.board),
             "scale": np.round(self.scale, 5).tolist(),
+            "setup": [cls.value for cls in self.setup],
             "examples": [
                 {
                     "class": cls.value,
@@ -453,6 +455,7 @@ class References:
             dynasties=tuple(e["dynasty"] for e in examples),
             monuments=tuple(tuple(e["monument"]) if e["monument"] else None for e in examples),
             scale=np.array(data["scale"], dtype=np.float32),
+            setup=_setup(data["setup"]),
             dynasty_signatures=np.array([e["signature"] for e in data.get("leaders", [])], dtype=np.float32).reshape(
                 -1, _SIGNATURE
             ),
@@ -475,12 +478,25 @@ def _from_png(text: str) -> np.ndarray:
     return result
 
 
+def _setup(values: Sequence[str]) -> tuple[CellClass, ...]:
+    setup = tuple(CellClass(v) for v in values)
+    if len(setup) != CELLS:
+        raise ValueError("setup")
+    return setup
+
+
 def learn(
-    board: np.ndarray, patches: np.ndarray, lights: Light, known: Sequence[Known], nudged: Sequence[bool]
+    board: np.ndarray,
+    setup: Sequence[Known],
+    patches: np.ndarray,
+    lights: Light,
+    known: Sequence[Known],
+    nudged: Sequence[bool],
 ) -> References:
     """References from square patches whose content the player told us.
 
-    board: the set-up board seen from above (`rectify`); patches (n, px, px, 3)
+    board: the set-up board seen from above (`rectify`), and what each square held (`setup`);
+    patches (n, px, px, 3)
     with the light on each (one row per patch) and what they hold; nudged: whether a patch was cut off-centre
     or turned, to show how a piece put down carelessly looks. Those extra patches widen what each
     class may look like; the spread of the features (what counts as "near") is learnt from the
@@ -498,6 +514,7 @@ def learn(
         dynasties=tuple(known[i].dynasty for i in order),
         monuments=tuple(known[i].monument for i in order),
         scale=scale,
+        setup=tuple(piece.cls for piece in setup),
     )
 
 
@@ -560,6 +577,9 @@ def classify(
     readings = []
     for cell in range(CELLS):
         cls = references.classes[int(seen.nearest[cell])]
+        if seen.misfit[cell] < _SURELY_BARE and seen.washed[cell] <= _WASHED:
+            # The board's printed pattern shows through: the square holds what it held at set-up.
+            cls, confidence[cell] = references.setup[cell], 1.0
         bare = cls in (CellClass.EMPTY_LAND, CellClass.EMPTY_RIVER)
         if bare and seen.misfit[cell] > _EMPTY_MISFIT:
             # Bare board has its printed pattern; a pale piece in a glare spot has only its colour.
@@ -577,6 +597,7 @@ def classify(
 _CLIPPED = 250  # a channel this bright is clipped: the sensor saw at least this much, maybe far more
 _GLARE_CLIPS = 30  # grey levels of glare beyond which a clipped channel says nothing of the piece
 _WASHED = 0.3  # share of a square washed out beyond which it cannot be read
+_SURELY_BARE = 0.03  # a square this near its set-up self under a smooth light is that (pieces: > 0.035)
 _EMPTY_MISFIT = 0.07  # no bare square is further from its set-up self under a smooth light (measured: < 0.065)
 _MARGIN = 0.6  # how much further (as a share) the next class must be for full confidence
 _FAR = 12.0  # a square further than this from every example looks like nothing we know

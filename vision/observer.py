@@ -15,7 +15,7 @@ import numpy as np
 from vision import classify, gate, geometry, rectify
 from vision.calibration import MARKER_NAMES, Calibration, align
 from vision.camera import Camera, CameraError
-from vision.reading import CELLS, COLUMNS, ROWS, BoardReading, CellClass, CellReading, ReadStatus
+from vision.reading import CELLS, COLOURS, COLUMNS, ROWS, BoardReading, CellClass, CellReading, ReadStatus
 
 MIN_SIDE = 64  # px: smaller frames cannot show 176 squares
 DARK = 12.0  # mean grey level under which the picture is black
@@ -221,8 +221,17 @@ def _reaching_in(unsure: tuple[int, ...], tall: frozenset[int] = frozenset()) ->
     return tuple(sorted(found))
 
 
+# Blue tiles go on the river, every other tile and every leader on land; the board's river is printed.
+_ON_RIVER = frozenset({CellClass.EMPTY_RIVER, CellClass.TILE_BLUE})
+_ON_LAND = frozenset(
+    {CellClass.EMPTY_LAND, CellClass.TILE_RED, CellClass.TILE_GREEN, CellClass.TILE_BLACK, CellClass.TREASURE}
+    | {CellClass[f"LEADER_{colour.upper()}"] for colour in COLOURS}
+)
+
+
 def _only_what_can_be(cells: tuple[CellReading, ...], board: str) -> tuple[CellReading, ...]:
-    """Readings no board can show become unknown: a monument square outside a 2×2 block of
+    """Readings no board can show become unknown: a blue tile or bare river on land, a leader, any
+    other tile or bare land on the river, a monument square outside a 2×2 block of
     monument squares (the piece covers four), a treasure away from the printed start squares
     (treasures never move). A monument's colours stand only where its four quarters agree."""
     monument = [cell.cls is CellClass.MONUMENT for cell in cells]
@@ -241,10 +250,12 @@ def _only_what_can_be(cells: tuple[CellReading, ...], board: str) -> tuple[CellR
             agreed = cells[top].monument if len(names) == 1 else None
             for c in block:
                 named[c] = agreed if named.get(c, agreed) == agreed else None
-    starts = geometry.start_temple_cells(board)
+    starts, rivers = geometry.start_temple_cells(board), geometry.river_cells(board)
     return tuple(
         CellReading(CellClass.UNKNOWN, 0.0)
-        if (cell.cls is CellClass.MONUMENT and not whole[i]) or (cell.cls is CellClass.TREASURE and i not in starts)
+        if (cell.cls is CellClass.MONUMENT and not whole[i])
+        or (cell.cls is CellClass.TREASURE and i not in starts)
+        or (cell.cls in _ON_LAND if i in rivers else cell.cls in _ON_RIVER)
         else replace(cell, monument=named[i])
         if cell.cls is CellClass.MONUMENT
         else cell

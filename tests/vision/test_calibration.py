@@ -62,6 +62,7 @@ def test_the_file_round_trips(tmp_path: Path) -> None:
     assert loaded.references.classes == calibration.references.classes
     assert np.allclose(loaded.references.prototypes, calibration.references.prototypes, atol=1e-4)
     assert np.array_equal(loaded.references.board, calibration.references.board)
+    assert loaded.references.setup == calibration.references.setup
     assert json.loads(path.read_text())["markers"].keys() == {
         "top-left",
         "top-right",

@@ -184,14 +184,23 @@ def test_readings_no_board_can_show_become_unknown() -> None:
     from vision.observer import _only_what_can_be
     from vision.reading import CellReading
 
-    cells = [CellReading(CellClass.EMPTY_LAND, 1.0)] * 176
+    from vision import geometry
+
+    rivers = geometry.river_cells()
+    cells = [CellReading(CellClass.EMPTY_RIVER if c in rivers else CellClass.EMPTY_LAND, 1.0) for c in range(176)]
     cells[40] = CellReading(CellClass.MONUMENT, 0.9)  # a lone monument square
     for c in (70, 71, 86, 87):  # a whole monument
         cells[c] = CellReading(CellClass.MONUMENT, 0.9)
     cells[100] = CellReading(CellClass.TREASURE, 0.9)  # no treasure starts on G7
     cells[10] = CellReading(CellClass.TREASURE, 0.9)  # K1 is a start temple
+    cells[4] = CellReading(CellClass.TILE_BLUE, 0.9)  # E1 is river: a farm belongs there
+    cells[5] = CellReading(CellClass.LEADER_RED, 0.9)  # F1 is river: no leader stands on it
+    cells[6] = CellReading(CellClass.EMPTY_LAND, 0.9)  # G1 is river: printed so
+    cells[22] = CellReading(CellClass.TILE_BLUE, 0.9)  # G2 is land: no farm there
+    cells[21] = CellReading(CellClass.CATASTROPHE, 0.9)  # F2: a catastrophe may fall anywhere
     checked = _only_what_can_be(tuple(cells), "standard")
-    assert [i for i, c in enumerate(checked) if c.cls is CellClass.UNKNOWN] == [40, 100]
+    assert {4, 5, 6, 21, 22} - rivers == {21, 22}  # the squares are what the comments say
+    assert [i for i, c in enumerate(checked) if c.cls is CellClass.UNKNOWN] == [5, 6, 22, 40, 100]
     assert all(checked[c].cls is CellClass.MONUMENT for c in (70, 71, 86, 87))
 
 
