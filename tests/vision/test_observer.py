@@ -181,10 +181,9 @@ def test_a_frame_of_another_size_from_the_same_camera_is_read() -> None:
 
 
 def test_readings_no_board_can_show_become_unknown() -> None:
+    from vision import geometry
     from vision.observer import _only_what_can_be
     from vision.reading import CellReading
-
-    from vision import geometry
 
     rivers = geometry.river_cells()
     cells = [CellReading(CellClass.EMPTY_RIVER if c in rivers else CellClass.EMPTY_LAND, 1.0) for c in range(176)]
