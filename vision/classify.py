@@ -215,6 +215,7 @@ def light(top_down: np.ndarray, board: np.ndarray) -> Light:
 
 
 _LIGHT_PX = 8  # px per square at which the light is worked out: it changes smoothly within a square
+_CLIPPED_SMALL = 245  # a channel this bright at _LIGHT_PX is mostly clipped pixels
 # rms misfit, as a share of the brightness, of a bare square under smooth light: any square, and
 # one whose brightness and glare also agree with its neighbours'.
 _BARE_MISFIT = (0.025, 0.035)
@@ -253,9 +254,16 @@ def _smooth_fit(top_down: np.ndarray, board: np.ndarray, tint: np.ndarray) -> tu
         [shape[..., None], shape[..., None] * xy, np.ones((n, inner * inner, 3, 1), np.float32), xy], axis=3
     ).reshape(n, inner * inner * 3, 6)
     target = seen.reshape(n, -1, 1)
+    # A clipped channel says only "at least this bright": it is left out of the fit.
+    usable = (target < _CLIPPED_SMALL).astype(np.float32)
+    design, target = design * usable, target * usable
     normal = design.transpose(0, 2, 1) @ design + np.eye(6, dtype=np.float32) * 1e-3
     fit = np.linalg.solve(normal, design.transpose(0, 2, 1) @ target)
-    misfit = np.sqrt(((design @ fit - target) ** 2).mean(axis=(1, 2))) / np.maximum(target.mean(axis=(1, 2)), 1.0)
+    count = usable.sum(axis=(1, 2))
+    residual = np.sqrt(((design @ fit - target) ** 2).sum(axis=(1, 2)) / np.maximum(count, 1.0))
+    misfit = residual / np.maximum(target.sum(axis=(1, 2)) / np.maximum(count, 1.0), 1.0)
+    # Too little left unclipped to tell the board's pattern: not known to be bare.
+    misfit = np.where(count < 0.3 * usable.shape[1], np.inf, misfit).astype(np.float32)
     return fit[..., 0], misfit
 
 
@@ -272,14 +280,16 @@ def _follow(
     the bare pixels around (weight), closer ones counting more, first loosely then closely. Held
     towards the looser estimate as if it were _PRIOR of a bare neighbourhood, so that where bare
     board is scarce, or all one colour, that estimate stands. The glare never goes below floor."""
-    # What a least-squares fit of seen ≈ a · shape + b needs, summed over the channels.
-    terms = (1.0, shape.sum(2), (shape * shape).sum(2), (shape * seen).sum(2), seen.sum(2))
-    sums = cv2.merge([weight * term for term in terms])
+    # What a least-squares fit of seen ≈ a · shape + b needs, summed over the channels; a clipped
+    # channel says only "at least this bright" and is left out.
+    usable = (seen < _CLIPPED_SMALL).astype(np.float32)
+    terms = (usable, usable * shape, usable * shape * shape, usable * shape * seen, usable * seen)
+    sums = cv2.merge([weight * term.sum(2) for term in terms])
     typical = float((shape * shape).mean())  # puts the prior on a and on b on the same footing
     for reach in (_FAR_LIGHT, _NEAR):
-        w, s1, ss, so, o1 = cv2.split(cv2.GaussianBlur(sums, (0, 0), reach * _LIGHT_PX))
+        n, s1, ss, so, o1 = cv2.split(cv2.GaussianBlur(sums, (0, 0), reach * _LIGHT_PX))
         pa, pb = _PRIOR * typical, _PRIOR
-        saa, sab, sbb = ss + pa, s1, 3 * w + 3 * pb
+        saa, sab, sbb = ss + pa, s1, n + 3 * pb
         ra, rb = so + pa * a, o1 + 3 * pb * b
         det = saa * sbb - sab * sab
         fit_a, fit_b = (ra * sbb - rb * sab) / det, (saa * rb - sab * ra) / det
@@ -340,11 +350,14 @@ def undo_light(top_down: np.ndarray, board: np.ndarray, lit: Light) -> tuple[np.
     per_square = np.concatenate([lit.gain.mean(axis=1, keepdims=True), lit.glare], axis=1).reshape(ROWS, COLUMNS, 2)
     a0, b0 = cv2.split(cv2.resize(per_square, size, interpolation=cv2.INTER_LINEAR))
     a, b = _follow(seen, shape, weight, a0, b0, np.zeros_like(b0))
-    spot = _glare_spot(b, weight)
+    # The glare on each bare pixel itself, not smoothed: what a spot's heart looks like.
+    usable = seen < _CLIPPED_SMALL
+    direct = np.where(usable, seen - a[..., None] * shape, 0.0).sum(axis=2) / np.maximum(usable.sum(axis=2), 1)
+    spot = _glare_spot(direct, weight * usable.any(axis=2))
     if spot is not None:
         # A glare spot peaks where a piece may hide its heart, which the board around it cannot
         # show: follow the board's light around the spot's own shape, not a flat guess.
-        a, rest = _follow(seen - spot[..., None], shape, weight, a0, b0 - spot, -spot)
+        a, rest = _follow(seen - spot[..., None], shape, weight, a, np.zeros_like(spot), -spot)
         b = rest + spot
     full = (top_down.shape[1], top_down.shape[0])
     a, b = (cv2.resize(plane.astype(np.float32), full, interpolation=cv2.INTER_LINEAR) for plane in (a, b))
