@@ -506,17 +506,18 @@ def pieces_layout(board: str = "standard") -> dict[int, classify.Piece]:
     """Where to lay the pieces for the "show me your pieces" step: the six monuments, every leader
     of every dynasty, the unification tile, and tiles and catastrophes where they stand in play and
     at three places each, far apart: blue tiles on the river, the others on land; a catastrophe on
-    either. The set-up temples may stay where they are."""
+    either. The ten temples are lifted off: their squares, hidden at set-up, show the bare board
+    (with a corner's printed frame), as they do once a war or a catastrophe takes a temple away."""
     rivers, temples = geometry.river_cells(board), geometry.start_temple_cells(board)
     land = [c for c in range(CELLS) if c not in rivers and c not in temples]
-    layout: dict[int, classify.Piece] = {}
+    layout: dict[int, classify.Piece] = {c: classify.Piece(CellClass.EMPTY_LAND) for c in sorted(temples)}
     pairs = [(a, b) for i, a in enumerate(COLOURS) for b in COLOURS[i + 1 :]]
     for cell in land:
         block = (cell, cell + 1, cell + COLUMNS, cell + COLUMNS + 1)
-        if len(layout) == 4 * len(pairs):
+        if len(layout) == len(temples) + 4 * len(pairs):
             break
         if cell % COLUMNS < COLUMNS - 1 and all(c in land and c not in layout for c in block):
-            pair = pairs[len(layout) // 4]
+            pair = pairs[(len(layout) - len(temples)) // 4]
             layout.update({c: classify.Piece(CellClass.MONUMENT, monument=pair) for c in block})
 
     def nearest_free(spot: tuple[int, int], cells: Sequence[int]) -> int:

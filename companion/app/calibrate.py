@@ -67,6 +67,7 @@ def layout_text(board: str) -> str:
         )
         lines.append(f"{row + 1:>3} {marks}")
     lines.append("")
+    lines.append("Lift the ten temples (with their treasures) off the board: their squares must show the bare board.")
     for cell, piece in sorted(layout.items()):
         name = f"{chr(ord('A') + cell % COLUMNS)}{cell // COLUMNS + 1}"
         extra = piece.dynasty or ("/".join(piece.monument) if piece.monument else "")

@@ -124,8 +124,8 @@ def test_pieces_layout_puts_every_piece_where_it_stands_in_play() -> None:
     layout = calib.pieces_layout()
     from vision import geometry
 
-    rivers = geometry.river_cells()
-    assert not set(layout) & geometry.start_temple_cells()
+    rivers, temples = geometry.river_cells(), geometry.start_temple_cells()
+    assert all(layout[c].cls is CellClass.EMPTY_LAND for c in temples)  # lifted off: the bare squares seen
     on_river = {layout[c].cls for c in set(layout) & rivers}
     assert on_river == {CellClass.TILE_BLUE, CellClass.CATASTROPHE}
     assert all(c in rivers for c, p in layout.items() if p.cls is CellClass.TILE_BLUE)
