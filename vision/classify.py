@@ -602,8 +602,9 @@ def classify(
             # The board's printed pattern shows through: the square holds what it held at set-up.
             cls, confidence[cell] = references.setup[cell], 1.0
         bare = cls in (CellClass.EMPTY_LAND, CellClass.EMPTY_RIVER)
-        if bare and seen.misfit[cell] > _EMPTY_MISFIT:
+        if bare and references.setup[cell] is cls and seen.misfit[cell] > _EMPTY_MISFIT:
             # Bare board has its printed pattern; a pale piece in a glare spot has only its colour.
+            # (A temple's square was not bare at set-up: its pattern is not known.)
             confidence[cell] = 0.0
         if seen.washed[cell] > _WASHED and not (bare and seen.misfit[cell] < _BARE_MISFIT[1]):
             confidence[cell] = 0.0  # a glare has burnt the colours out: nothing there can be read
