@@ -99,6 +99,19 @@ def test_a_glare_spot_and_a_shadow_edge_are_undone_pixel_by_pixel(style: str) ->
         assert len(set(reading.low_confidence) - burnt) <= 1
 
 
+def test_a_temple_square_left_bare_is_read_as_land(style: str) -> None:
+    """A war or a catastrophe can take a temple away once its treasure is gone; the square under it
+    was hidden at set-up and was shown bare in the pieces picture."""
+    from vision import geometry
+
+    temples = sorted(geometry.start_temple_cells())
+    scene = Scene.setup().with_cells({temples[0]: synthetic.CellTruth(CellClass.EMPTY_LAND),
+                                      temples[1]: synthetic.CellTruth(CellClass.TILE_RED)})
+    reading = Observer(calibrated(style)).read(synthetic.render(scene, style=style, size=SIZE, seed=8).frame)
+    assert reading.ok
+    assert [reading.cells[c].cls for c in temples[:3]] == [CellClass.EMPTY_LAND, CellClass.TILE_RED, CellClass.TREASURE]
+
+
 def test_a_hand_in_a_still_picture_is_never_read() -> None:
     scene = random_scene(np.random.default_rng(2))
     conditions = Conditions(hands=(Hand(edge="bottom", along=0.4, reach=0.5),))
