@@ -62,12 +62,14 @@ class Observer:
         self.tall: frozenset[int] = frozenset()
         self.excused: frozenset[int] = frozenset()
         self.calibration: Calibration | None = None
+        self._dynasties: dict[int, tuple[CellClass, np.ndarray, str | None]] = {}
         if calibration is not None:
             self.use(calibration)
 
     def use(self, calibration: Calibration) -> None:
         """Read with this calibration from now on (and watch the rim it saw)."""
         self.calibration = calibration
+        self._dynasties = {}
         if calibration.rim is not None:
             places = gate.rim_places(calibration.homography, calibration.image_size)
             self.gate.watch_rim(places, calibration.rim)
@@ -163,17 +165,13 @@ class Observer:
         top_down = rectify.rectify(frame, alignment.calibration.homography)
         references = self.calibration.references
         cells = classify.classify(top_down, references, self.min_confidence)
-        cells = tuple(
-            replace(
-                cell,
-                dynasty=classify.name_dynasty(
-                    classify.leader_closeup(frame, alignment.calibration.homography, i), cell.cls, references
-                ),
+        if references.dynasty_keys:
+            cells = tuple(
+                replace(cell, dynasty=self._dynasty(frame, alignment.calibration.homography, i, cell.cls))
+                if cell.cls.name.startswith("LEADER_")
+                else cell
+                for i, cell in enumerate(cells)
             )
-            if cell.cls.name.startswith("LEADER_") and references.dynasty_keys
-            else cell
-            for i, cell in enumerate(cells)
-        )
         cells = _only_what_can_be(cells, self.calibration.board)
         unsure = tuple(i for i, cell in enumerate(cells) if cell.cls is CellClass.UNKNOWN)
         arm = _reaching_in(unsure, self.tall | self.excused)
@@ -197,6 +195,22 @@ class Observer:
             message=message,
             low_confidence=unsure,
         )
+
+
+    def _dynasty(self, frame: np.ndarray, homography: np.ndarray, cell: int, cls: CellClass) -> str | None:
+        """The dynasty of the leader on a square: looked at closely once, then remembered while the
+        same leader stands there looking the same (most leaders stay put for many turns)."""
+        assert self.calibration is not None and self.calibration.references is not None
+        closeup = classify.leader_closeup(frame, homography, cell)
+        known = self._dynasties.get(cell)
+        if known is not None and known[0] is cls and float(np.abs(known[1] - closeup).mean()) < _SAME_LEADER:
+            return known[2]
+        dynasty = classify.name_dynasty(closeup, cls, self.calibration.references)
+        self._dynasties[cell] = (cls, closeup.astype(np.float32), dynasty)
+        return dynasty
+
+
+_SAME_LEADER = 4.0  # grey levels: mean change of a leader's close-up that is only noise and light
 
 
 def _reaching_in(unsure: tuple[int, ...], tall: frozenset[int] = frozenset()) -> tuple[int, ...]:

@@ -69,6 +69,22 @@ def test_dynasties_and_monument_colours_are_named_when_clear_never_wrongly() -> 
     assert all(reading.cells[c].monument in (None, layout[c].monument) for c in monuments)
 
 
+def test_a_leader_replaced_on_the_same_square_is_looked_at_again() -> None:
+    """Dynasties are remembered while a leader stands still; another leader put down on the same
+    square (an opponent's, of the same colour) is seen for what it is."""
+    layout = calib.pieces_layout()
+    observer = Observer(calibrated("classic"))
+    cell, piece = next((c, p) for c, p in layout.items() if p.dynasty)
+    assert piece.dynasty == "archer"  # the leader shown at calibration on this square
+    named = []
+    for dynasty in ("archer", "bull", "archer"):
+        scene = Scene.setup().with_cells({cell: synthetic.CellTruth(piece.cls, dynasty)})
+        reading = observer.read(synthetic.render(scene, size=SIZE, seed=5).frame)
+        assert reading.ok and reading.cells[cell].cls is piece.cls
+        named.append(reading.cells[cell].dynasty)
+    assert named[0] == named[2] == "archer" and named[1] != "archer"  # the bull is not taken for the archer
+
+
 def test_a_lamp_and_uneven_light_are_allowed_for(style: str) -> None:
     scene = random_scene(np.random.default_rng(9))
     conditions = Conditions(lamp=0.8, light_falloff=0.3, light_angle_deg=40, exposure=1.15, noise_sigma=3)
