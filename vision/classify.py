@@ -8,10 +8,11 @@ the player told us; the nearest reference gives the class, the gap to the neares
 another class gives the confidence, and a square unlike every reference (a hand, a glare spot) has
 a low one. Low confidence is reported as `CellClass.UNKNOWN`, never rounded to a guess.
 
-Light changes between calibration and play (a lamp switched on, clouds, the camera's exposure)
-are undone first: every square of the empty set-up board was measured at calibration, so the
-squares that still look like their empty selves tell how the light has changed, as a smooth field
-over the board.
+Light changes between calibration and play (a lamp switched on, clouds, the camera's exposure, a
+glare spot, a shadow's edge) are undone first, pixel by pixel: the set-up board was photographed at
+calibration, so the squares that still show its printed pattern tell how the light has changed
+around every piece (`light`, `undo_light`). Such a square holds what it held at set-up. Where a
+glare has clipped a piece's colours, nothing is guessed.
 """
 
 from __future__ import annotations
