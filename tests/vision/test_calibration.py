@@ -113,6 +113,20 @@ def test_a_bumped_board_is_found_again() -> None:
     assert _grid_error(alignment.calibration, bumped) < 1.0
 
 
+def test_a_bumped_board_is_found_again_in_a_full_size_picture() -> None:
+    """Markers this big are searched for at half size, then refined at full size."""
+    size = (2028, 1520)
+    calibration = calib.from_markers(synthetic.render(Scene.setup(), size=size).frame)
+    diagonal = float(np.linalg.norm(calibration.markers[0][0] - calibration.markers[0][2]))
+    assert diagonal >= calib._SEARCH_HALF  # the half-size search is the one tried
+    bumped = synthetic.render(
+        Scene.setup(), size=size, conditions=Conditions(board_shift_mm=(-10.0, 8.0), board_rotation_deg=-2.5)
+    )
+    alignment = calib.align(bumped.frame, calibration)
+    assert alignment.moved and alignment.calibration is not None and alignment.found == 4
+    assert _grid_error(alignment.calibration, bumped) < 1.0
+
+
 def test_a_small_nudge_is_not_a_move() -> None:
     calibration = calibrated("classic")
     nudged = synthetic.render(Scene.setup(), size=SIZE, conditions=Conditions(board_shift_mm=(3.0, 0.0)))

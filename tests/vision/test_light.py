@@ -1,0 +1,64 @@
+"""The light undone pixel by pixel, and the grid cut out of the frame."""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+from conftest import SIZE, calibrated
+
+from vision import classify, rectify, synthetic
+from vision.reading import COLUMNS, ROWS
+from vision.synthetic import Conditions, Scene
+
+
+def test_a_glare_spot_is_followed_over_a_hole_in_the_bare_board() -> None:
+    px = classify._LIGHT_PX
+    rows, cols = np.indices((ROWS * px, COLUMNS * px), dtype=np.float32)
+    x, y = (cols + 0.5) / px, (rows + 0.5) / px
+    glare = 120 * np.exp(-((x - 6.5) ** 2 + (y - 4.5) ** 2) / (2 * 1.1**2)).astype(np.float32)
+    weight = np.ones_like(glare)
+    weight[3 * px : 6 * px, 5 * px : 8 * px] = 0  # three by three squares of pieces over the heart
+    spot = classify._glare_spot(glare, weight)
+    assert spot is not None
+    heart = (slice(4 * px, 5 * px), slice(6 * px, 7 * px))
+    assert np.abs(spot[heart] - glare[heart]).max() < 0.1 * glare.max()
+
+
+def test_no_glare_spot_is_made_up() -> None:
+    px = classify._LIGHT_PX
+    rng = np.random.default_rng(1)
+    noise = np.abs(rng.normal(0, 4, (ROWS * px, COLUMNS * px))).astype(np.float32)
+    assert classify._glare_spot(noise, np.ones_like(noise)) is None
+
+
+def test_a_glare_spot_over_pieces_is_undone() -> None:
+    """The light on the squares under a lamp's reflection, read from the bare board around them."""
+    calibration = calibrated("classic")
+    assert calibration.references is not None
+    scene = synthetic.random_scene(np.random.default_rng(3), pieces=60)
+    glare = synthetic.Glare(0.5, 0.5, 0.09, 0.35)
+    seen = synthetic.render(scene, size=SIZE, conditions=Conditions(glare=glare), seed=2).frame
+    clean = synthetic.render(scene, size=SIZE, seed=2).frame
+    top_down, truth = (rectify.rectify(f, calibration.homography).astype(np.float32) for f in (seen, clean))
+    lit = classify.light(top_down.astype(np.uint8), calibration.references.board)
+    undone, _ = classify.undo_light(top_down.astype(np.uint8), calibration.references.board, lit)
+    lit_square = classify.Light(lit.gain, lit.glare)  # one brightness and one glare per square
+    flat = rectify.cells(top_down) - lit_square.glare.reshape(-1, 1, 1, 1)
+    flat /= lit_square.gain.reshape(-1, 1, 1, 3)
+    glared = rectify.cells(np.abs(top_down - truth)).mean(axis=(1, 2, 3)) > 20
+    assert glared.sum() >= 4
+    pixel_error = np.abs(rectify.cells(undone) - rectify.cells(truth))[glared].mean()
+    square_error = np.abs(flat - rectify.cells(truth))[glared].mean()
+    assert pixel_error < 0.5 * square_error
+
+
+def test_the_grid_is_cut_out_as_a_warp_would() -> None:
+    calibration = calibrated("classic")
+    frame = synthetic.render(Scene.setup(), size=SIZE, seed=4).frame
+    px = rectify.PX_PER_SQUARE * rectify.SUPERSAMPLE
+    transform = rectify.top_down_transform(calibration.homography, px)
+    warped = cv2.warpPerspective(frame, transform, (COLUMNS * px, ROWS * px), flags=cv2.INTER_LINEAR,
+                                 borderMode=cv2.BORDER_REPLICATE)
+    expected = cv2.resize(warped, (COLUMNS * rectify.PX_PER_SQUARE, ROWS * rectify.PX_PER_SQUARE),
+                          interpolation=cv2.INTER_AREA)
+    assert np.abs(rectify.rectify(frame, calibration.homography).astype(int) - expected).max() <= 2
