@@ -196,7 +196,6 @@ class Observer:
             low_confidence=unsure,
         )
 
-
     def _dynasty(self, frame: np.ndarray, homography: np.ndarray, cell: int, cls: CellClass) -> str | None:
         """The dynasty of the leader on a square: looked at closely once, then remembered while the
         same leader stands there looking the same (most leaders stay put for many turns)."""
