@@ -27,7 +27,8 @@ from vision.reading import CELLS, COLOURS, COLUMNS, ROWS, CellClass
 
 FORMAT = "tigris-companion-calibration"
 VERSION = 2  # 2: the set-up board's picture, for the light on every pixel
-MOVE_TOLERANCE = 0.25  # squares: a board or camera moved further than this is re-calibrated
+MOVE_TOLERANCE = 0.25  # squares: a board or camera moved further than this is told to the players
+_IN_PLACE = 0.02  # squares: a marker found this near where the calibration saw it has not moved
 DYNASTIES = ("archer", "bull", "pot", "lion")  # the four players' symbols
 MARKER_NAMES = {0: "top-left", 1: "top-right", 2: "bottom-right", 3: "bottom-left"}
 _VERIFY_BITS = 6  # a 4×4 marker plus its one-bit black border
@@ -200,7 +201,7 @@ def _check_frame(frame: object) -> None:
 class Alignment:
     calibration: Calibration | None  # the calibration to read with (updated after a move), or None
     markers: tuple[int, ...]  # ids of the markers seen in this frame
-    moved: bool  # the board moved by more than MOVE_TOLERANCE since calibration
+    moved: bool  # the board moved by more than MOVE_TOLERANCE (or moved, and cannot be found again)
     message: str  # for the players; empty when all is well
 
     @property
@@ -292,24 +293,33 @@ def align(frame: np.ndarray, calibration: Calibration) -> Alignment:
 
 
 def _judge(calibration: Calibration, seen: dict[int, np.ndarray]) -> Alignment:
+    """The grid to read with, from the markers found. Where every marker in view is where the
+    calibration saw it, the calibration's own grid (made from all four); otherwise the grid is
+    made again from the markers, three or more, or not read at all: never through a grid that
+    has shifted, however little."""
     shifts = {
-        i: float(np.abs(to_squares(calibration.homography, corners) - marker_squares(i)).max())
+        i: float(np.abs(to_squares(calibration.homography, corners) - to_squares(calibration.homography, before)).max())
         for i, corners in seen.items()
+        if (before := calibration.markers.get(i)) is not None
     }
     moved = any(shift > MOVE_TOLERANCE for shift in shifts.values())
+    shifted = len(shifts) < len(seen) or any(shift > _IN_PLACE for shift in shifts.values())
     ids = tuple(sorted(seen))
     hidden = [MARKER_NAMES[i] for i in MARKER_NAMES if i not in seen]
     hidden_text = f" The {' and '.join(hidden)} marker is hidden." if hidden else ""
     if not seen:
         return Alignment(None, (), False, "No board marker is in view: is the board under the camera?")
+    if not shifted and len(seen) >= 2:  # a rigid board cannot turn about two fixed points
+        return Alignment(calibration, ids, False, hidden_text.strip())
     if len(seen) >= 3:
-        updated = replace(calibration, homography=homography_from_markers(seen), markers=seen)
+        homography = homography_from_markers(seen)
+        # A hidden marker is where the new grid puts it: that is where it is looked for next.
+        markers = {i: seen[i] if i in seen else to_image(homography, marker_squares(i)) for i in MARKER_NAMES}
+        updated = replace(calibration, homography=homography, markers=markers)
         if moved:
             return Alignment(updated, ids, True, "The board moved; the grid was found again." + hidden_text)
-        return Alignment(updated if len(seen) == 4 else calibration, ids, False, hidden_text.strip())
-    if not moved and len(seen) == 2:
-        return Alignment(calibration, ids, False, hidden_text.strip())
-    if moved:
+        return Alignment(updated, ids, False, hidden_text.strip())
+    if shifted:
         return Alignment(
             None,
             ids,

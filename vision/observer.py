@@ -143,7 +143,7 @@ class Observer:
         if alignment.calibration is None:
             status = ReadStatus.BOARD_MOVED if alignment.moved else ReadStatus.NO_BOARD
             return BoardReading(status, time=now, message=alignment.message)
-        if alignment.moved:
+        if alignment.calibration is not calibration:  # the grid was made again: keep it
             self.use(replace(alignment.calibration, rim=self.calibration.rim))
         hidden = [MARKER_NAMES[i] for i in calibration.markers if i not in alignment.markers]
         if hidden:  # an arm reaching in over a corner covers its marker, not the rim
