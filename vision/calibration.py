@@ -26,7 +26,7 @@ from vision import aruco, classify, gate, geometry, rectify
 from vision.reading import CELLS, COLOURS, COLUMNS, ROWS, CellClass
 
 FORMAT = "tigris-companion-calibration"
-VERSION = 2  # 2: the set-up board's picture, for the light on every pixel
+VERSION = 3  # 2: the set-up board's picture, for the light on every pixel; 3: every example's picture
 MOVE_TOLERANCE = 0.25  # squares: a board or camera moved further than this is told to the players
 _IN_PLACE = 0.02  # squares: a marker found this near where the calibration saw it has not moved
 DYNASTIES = ("archer", "bull", "pot", "lion")  # the four players' symbols

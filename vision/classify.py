@@ -339,7 +339,15 @@ def _glare_spot(glare: np.ndarray, weight: np.ndarray) -> np.ndarray | None:
     return spot
 
 
-def undo_light(top_down: np.ndarray, board: np.ndarray, lit: Light) -> tuple[np.ndarray, np.ndarray]:
+class Undone(NamedTuple):
+    """The top-down image under the calibration light, and the light that was undone, pixel by pixel."""
+
+    image: np.ndarray  # float32, as top_down: each pixel as the calibration light showed it
+    glare: np.ndarray  # H×W: grey levels of white light added
+    brightness: np.ndarray  # H×W: the light's strength, times the lamp's colour (Light.tint) per channel
+
+
+def undo_light(top_down: np.ndarray, board: np.ndarray, lit: Light) -> Undone:
     """The top-down image as it would look under the calibration light, pixel by pixel.
 
     A glare spot or a shadow's edge changes the light within one square, which one number per
@@ -349,7 +357,7 @@ def undo_light(top_down: np.ndarray, board: np.ndarray, lit: Light) -> tuple[np.
     weighting the bare pixels by their distance, so the light on a piece is read from the board
     just beside it; where no bare board is near, from further off; failing that, the square's own
     estimate. A glare spot is followed around its own shape (`_glare_spot`). Returns that image
-    (float32, same shape as top_down) and the glare undone at every pixel (grey levels).
+    (float32, same shape as top_down) with the brightness and glare undone at every pixel.
     """
     px = _LIGHT_PX
     size = (COLUMNS * px, ROWS * px)
@@ -380,8 +388,9 @@ def undo_light(top_down: np.ndarray, board: np.ndarray, lit: Light) -> tuple[np.
     full = (top_down.shape[1], top_down.shape[0])
     a, b = (cv2.resize(plane.astype(np.float32), full, interpolation=cv2.INTER_LINEAR) for plane in (a, b))
     seen = top_down.astype(np.float32)
-    undone: np.ndarray = (seen - b[..., None]) / (np.maximum(a, 0.05)[..., None] * lit.tint)
-    return undone, b
+    a = np.maximum(a, 0.05)
+    undone: np.ndarray = (seen - b[..., None]) / (a[..., None] * lit.tint)
+    return Undone(undone, b, a)
 
 
 # --- references ----------------------------------------------------------------------------------
@@ -398,6 +407,7 @@ class References:
     monuments: tuple[tuple[str, str] | None, ...]  # K
     scale: np.ndarray  # F: the usual spread of each feature among patches of one square
     setup: tuple[CellClass, ...]  # what each square held at set-up, when `board` was seen
+    looks: np.ndarray  # K × px × px × 3 (uint8): every example's picture under the calibration light
     dynasty_signatures: np.ndarray = field(default_factory=lambda: np.zeros((0, _SIGNATURE), np.float32))
     dynasty_keys: tuple[tuple[CellClass, str], ...] = ()  # (leader class, dynasty) of each signature
 
@@ -410,6 +420,47 @@ class References:
     def empty(self) -> np.ndarray:
         """CELLS × 3: each square's mean colour on the set-up board."""
         return cell_colours(self.board)
+
+    @functools.cached_property
+    def coarse_looks(self) -> np.ndarray:
+        """Every example's picture at the second look's size (K × LOOK_PX² · 3, float32)."""
+        return _coarse(self.looks)
+
+    @functools.cached_property
+    def coarse_board(self) -> np.ndarray:
+        """Every square of the set-up board at the second look's size (CELLS × LOOK_PX² · 3)."""
+        return _coarse(cells(self.board, PX_PER_SQUARE))
+
+    @functools.cached_property
+    def classes_by_code(self) -> tuple[CellClass, ...]:
+        return tuple(CellClass)
+
+    def code(self, cls: CellClass) -> int:
+        return self.classes_by_code.index(cls)
+
+    @functools.cached_property
+    def class_codes(self) -> np.ndarray:
+        return np.array([self.code(c) for c in self.classes])
+
+    def second_look_rows(self, setup: CellClass) -> np.ndarray:
+        """The examples a square that held `setup` at set-up is compared with at the second look:
+        every piece; bare board only as its own printed pattern (added by the caller), except on a
+        temple's square, whose bare look was shown with the temples lifted off."""
+        if setup not in self._rows:
+            self._rows[setup] = np.array(
+                [
+                    i
+                    for i, c in enumerate(self.classes)
+                    if c not in (*_BARE, CellClass.TREASURE)
+                    or (setup is CellClass.TREASURE and c is CellClass.EMPTY_LAND)
+                ],
+                dtype=np.intp,
+            )
+        return self._rows[setup]
+
+    @functools.cached_property
+    def _rows(self) -> dict[CellClass, np.ndarray]:
+        return {}
 
     @functools.cached_property
     def scaled_prototypes(self) -> np.ndarray:
@@ -456,6 +507,7 @@ class References:
             ],
             "px_per_square": PX_PER_SQUARE,
             "board": _png(self.board),
+            "looks": _png(self.looks.reshape(-1, PX_PER_SQUARE, 3)),
             "scale": np.round(self.scale, 5).tolist(),
             "setup": [cls.value for cls in self.setup],
             "examples": [
@@ -479,6 +531,9 @@ class References:
         board = _from_png(data["board"])
         if board.shape != (ROWS * PX_PER_SQUARE, COLUMNS * PX_PER_SQUARE, 3) or not examples:
             raise ValueError("board")
+        looks = _from_png(data["looks"])
+        if looks.shape != (len(examples) * PX_PER_SQUARE, PX_PER_SQUARE, 3):
+            raise ValueError("looks")
         return cls(
             board=board,
             prototypes=np.array([e["features"] for e in examples], dtype=np.float32),
@@ -487,6 +542,7 @@ class References:
             monuments=tuple(tuple(e["monument"]) if e["monument"] else None for e in examples),
             scale=np.array(data["scale"], dtype=np.float32),
             setup=_setup(data["setup"]),
+            looks=looks.reshape(len(examples), PX_PER_SQUARE, PX_PER_SQUARE, 3),
             dynasty_signatures=np.array([e["signature"] for e in data.get("leaders", [])], dtype=np.float32).reshape(
                 -1, _SIGNATURE
             ),
@@ -534,6 +590,7 @@ def learn(
     plain ones only: the many squares of empty land, river and treasure at set-up.
     """
     prototypes = features(patches, lights)
+    looks = np.clip(np.rint(lights.undo(patches.astype(np.float32))), 0, 255).astype(np.uint8)
     plain = ~np.asarray(nudged, dtype=bool)
     labels = np.array([k.cls.value for k in known])
     scale = _spread_within(prototypes[plain], labels[plain])
@@ -546,6 +603,7 @@ def learn(
         monuments=tuple(known[i].monument for i in order),
         scale=scale,
         setup=tuple(piece.cls for piece in setup),
+        looks=looks[order],
     )
 
 
@@ -569,15 +627,17 @@ class Seen(NamedTuple):
     nearest: np.ndarray  # CELLS: the nearest example of all
     misfit: np.ndarray  # CELLS: how far from its bare self under any smooth light (`light`)
     washed: np.ndarray  # CELLS: share of the square whose colour glare has clipped away
+    undone: Undone  # the light undone, pixel by pixel
+    tint: np.ndarray  # 3: the lamp's colour
 
 
 def distances(top_down: np.ndarray, references: References, lit: Light | None = None) -> Seen:
     """Every square compared with every example (see `Seen`)."""
     lit = lit or light(top_down, references.board)
-    undone, glare = undo_light(top_down, references.board, lit)
-    patches = cells(undone, PX_PER_SQUARE)
+    undone = undo_light(top_down, references.board, lit)
+    patches = cells(undone.image, PX_PER_SQUARE)
     # Under a glare a clipped channel has lost the colour beneath: it could have been anything.
-    lost = (_channels(np.maximum, top_down) >= _CLIPPED) & (glare > _GLARE_CLIPS)
+    lost = (_channels(np.maximum, top_down) >= _CLIPPED) & (undone.glare > _GLARE_CLIPS)
     washed = cells(lost[..., None].astype(np.float32), PX_PER_SQUARE).reshape(CELLS, -1).mean(axis=1)
     feats = features(patches, Light.unchanged(len(patches))) / references.scale
     protos = references.scaled_prototypes
@@ -586,7 +646,16 @@ def distances(top_down: np.ndarray, references: References, lit: Light | None = 
     each = np.sqrt(np.maximum(squared, 0.0))
     by_class = np.minimum.reduceat(each, references.class_starts, axis=1)
     misfit = lit.misfit if lit.misfit is not None else np.zeros(CELLS, np.float32)
-    return Seen(patches, each, by_class, each.argmin(axis=1), misfit, washed)
+    return Seen(patches, each, by_class, each.argmin(axis=1), misfit, washed, undone, lit.tint)
+
+
+class Look(NamedTuple):
+    """What the squares show, and where something may lie over the board."""
+
+    cells: tuple[CellReading, ...]  # one reading per square, row-major
+    # Squares the first look could not read and that do not show the bare board's printed
+    # pattern either: where an arm reaching in may be, whatever the second look made of them.
+    obscured: tuple[int, ...]
 
 
 def classify(
@@ -594,11 +663,30 @@ def classify(
     references: References,
     min_confidence: float = MIN_CONFIDENCE,
     lit: Light | None = None,
-) -> tuple[CellReading, ...]:
+) -> Look:
     """One reading per square (row-major). Squares below min_confidence come back as UNKNOWN.
     lit: the light on the board, if already worked out (`light`). Dynasties need a closer look
-    than this small picture gives: see `name_dynasty`."""
+    than this small picture gives: see `name_dynasty`.
+
+    The first look compares a few numbers per square with the references; the squares it cannot
+    read get a second, closer one (`second_look`)."""
     seen = distances(top_down, references, lit)
+    first = _first_look(seen, references, min_confidence)
+    doubtful = [cell for cell, reading in enumerate(first) if reading.cls is CellClass.UNKNOWN]
+    if not doubtful:
+        return Look(first, ())
+    second = second_look(top_down, seen, references, doubtful)
+    cells = list(first)
+    obscured = []
+    for cell, fit in zip(doubtful, second, strict=True):
+        if fit.confidence >= min_confidence:
+            cells[cell] = CellReading(fit.cls, fit.confidence, None, fit.monument)
+        if not (fit.cls in _BARE and fit.misfit < _PATTERN_FIT):
+            obscured.append(cell)
+    return Look(tuple(cells), tuple(obscured))
+
+
+def _first_look(seen: Seen, references: References, min_confidence: float) -> tuple[CellReading, ...]:
     two = (
         np.partition(seen.by_class, 1, axis=1)[:, :2]
         if seen.by_class.shape[1] > 1
@@ -624,6 +712,157 @@ def classify(
         monument = _monument(seen.each[cell], references) if cls is CellClass.MONUMENT else None
         readings.append(CellReading(cls, float(confidence[cell]), None, monument))
     return tuple(readings)
+
+
+# --- the second look ------------------------------------------------------------------------------
+
+_BARE = (CellClass.EMPTY_LAND, CellClass.EMPTY_RIVER)
+LOOK_PX = 8  # px per square of the second look: a piece put down a little off-centre still lines up
+_LOOK_NOISE = (5.0, 0.03)  # grey levels a pixel may be off by: sensor noise, and a share of its brightness
+_LOOK_OUTLIER = 9.0  # (in noise units, squared) a pixel off by more is a neighbour's overhang, not the piece
+_LOOK_MARGIN = 0.5  # how much worse (as a share) the next class must fit for the default confidence
+_LOOK_FAR = 3.0  # a fit worse than this (mean squared noise units) is nothing we know
+_PATTERN_FIT = 0.6  # a bare square fits its own printed pattern this well; no hand or plain piece does
+# How firmly the light worked out from the board around a square holds against what the square
+# itself suggests: as many pixels' worth for the brightness, as a share of the pixels for the glare.
+_HOLD_BRIGHTNESS = 2.0
+_HOLD_GLARE = 0.02
+_BRIGHTNESS_ROOM = (0.75, 1.33)  # how far the brightness on a piece may be from the board's around it
+_GLARE_ROOM = (-25.0, 90.0)  # grey levels: ... and its glare (a glare spot's heart may hide under a piece)
+_HOLD_SLOPE = 0.02  # as _HOLD_GLARE, for how fast the extra glare changes across the square
+_BURNT_OUT = 0.7  # share of a square washed out beyond which no piece is named on it
+
+
+class Fit(NamedTuple):
+    """The second look's verdict on one square."""
+
+    cls: CellClass
+    confidence: float
+    misfit: float  # how badly the best example fits (mean squared noise units)
+    monument: tuple[str, str] | None = None
+
+
+def _coarse(patches: np.ndarray) -> np.ndarray:
+    """(n, px, px, c) patches averaged down to LOOK_PX, flattened: (n, LOOK_PX² · c)."""
+    n, px, _, c = patches.shape
+    f = px // LOOK_PX
+    coarse: np.ndarray = patches.reshape(n, LOOK_PX, f, LOOK_PX, f, c).mean(axis=(2, 4), dtype=np.float32)
+    return coarse.reshape(n, -1)
+
+
+def second_look(top_down: np.ndarray, seen: Seen, references: References, squares: Sequence[int]) -> list[Fit]:
+    """A closer look at squares the first one could not read: each example's own picture, as
+    the light on the square would show it, compared pixel by pixel with what the camera saw.
+
+    The first look compares a few means, which a glare spot's clipped channels or a light a
+    little off skew. Here a clipped pixel says only "at least this bright", which an example
+    that would show it as bright satisfies; and each example may take a little more or less
+    light and glare than the board around it suggests, as the heart of a glare spot or the edge
+    of a shadow brings. The best-fitting class wins when the next class fits clearly worse.
+    A bare square's candidate is its own printed pattern, seen at set-up."""
+    index = np.asarray(squares)
+    raw = cells(top_down, PX_PER_SQUARE)[index]
+    glare = _coarse(cells(seen.undone.glare[..., None], PX_PER_SQUARE)[index])
+    target = (_coarse(raw).reshape(len(index), -1, 3) - glare[..., None]).reshape(len(index), -1)
+    # The mean of pixels one of which is clipped says only "at least this bright" too.
+    exact = _coarse((raw >= _CLIPPED).astype(np.float32)) == 0
+    brightness = _coarse(cells(seen.undone.brightness[..., None], PX_PER_SQUARE)[index])
+    gain = (brightness.reshape(len(index), -1, 1) * seen.tint).reshape(len(index), -1)
+    fits = []
+    for k, cell in enumerate(squares):
+        setup = references.setup[cell]
+        rows = references.second_look_rows(setup)
+        looks = np.concatenate([references.coarse_looks[rows], references.coarse_board[cell : cell + 1]])
+        labels = np.concatenate([references.class_codes[rows], [references.code(setup)]])
+        loss = _fit_loss(looks * gain[k], target[k], exact[k])
+        fits.append(_verdict(loss, labels, np.concatenate([rows, [-1]]), references, float(seen.washed[cell])))
+    return fits
+
+
+@functools.cache
+def _across() -> np.ndarray:
+    """Where each pixel of a second-look patch lies across the square, -0.5..0.5: (pixels · 3, 2)."""
+    centre = (np.arange(LOOK_PX) + 0.5) / LOOK_PX - 0.5
+    y, x = np.meshgrid(centre, centre, indexing="ij")
+    return np.repeat(np.stack([x.ravel(), y.ravel()], axis=1), 3, axis=0).astype(np.float32)
+
+
+def _fit_loss(lit: np.ndarray, target: np.ndarray, exact: np.ndarray) -> np.ndarray:
+    """How badly each example (lit: K × pixels, under the light worked out for the square)
+    explains target (what the camera saw less that light's glare), allowing each example its own
+    brightness a and extra glare b, within bounds, the glare changing linearly across the square
+    (near a glare spot's heart it changes quickly); exact: the pixels not clipped (the others
+    need only be reached). Least squares over the exact pixels, held towards a = 1 and no extra
+    glare."""
+    k, pixels = lit.shape
+    design = np.empty((k, pixels, 4), np.float32)
+    design[..., 0] = lit
+    design[..., 1] = 1.0
+    design[..., 2:] = _across()
+    weighted = design * exact[None, :, None]
+    normal = weighted.transpose(0, 2, 1) @ design  # K × 4 × 4
+    moments = weighted.transpose(0, 2, 1) @ target  # K × 4
+    n = float(exact.sum())
+    hold = np.empty((k, 4), np.float32)
+    hold[:, 0] = _HOLD_BRIGHTNESS * normal[:, 0, 0] / max(n, 1.0) + 1e-3
+    hold[:, 1] = _HOLD_GLARE * n + 1e-3
+    hold[:, 2:] = _HOLD_SLOPE * n + 1e-3
+    moments[:, 0] += hold[:, 0]  # towards a = 1
+    normal[:, [0, 1, 2, 3], [0, 1, 2, 3]] += hold
+    fit = np.linalg.solve(normal, moments[..., None])[..., 0]
+    fit[:, 0] = np.clip(fit[:, 0], *_BRIGHTNESS_ROOM)
+    fit[:, 1] = np.clip(fit[:, 1], *_GLARE_ROOM)
+    predicted = (design @ fit[..., None])[..., 0]
+    off = target - predicted
+    off = np.where(exact, off, np.maximum(off, 0.0))
+    noise = _LOOK_NOISE[0] + _LOOK_NOISE[1] * np.clip(predicted, 0.0, 255.0)
+    loss: np.ndarray = np.minimum((off / noise) ** 2, _LOOK_OUTLIER).mean(axis=-1)
+    return loss
+
+
+def _verdict(loss: np.ndarray, labels: np.ndarray, rows: np.ndarray, references: References, washed: float) -> Fit:
+    """The class whose best example fits best, with a confidence from how much worse the next
+    class fits (0.5, the default threshold, at _LOOK_MARGIN worse) and how well it fits at all."""
+    best_by_class: dict[int, int] = {}
+    for i in np.argsort(loss, kind="stable"):
+        best_by_class.setdefault(int(labels[i]), int(i))
+        if len(best_by_class) == 2:
+            break
+    ranked = list(best_by_class.values())
+    best = float(loss[ranked[0]])
+    other = float(loss[ranked[1]]) if len(ranked) > 1 else np.inf
+    gap = min(1.0, (other / max(best, 1e-6) - 1) * 0.5 / _LOOK_MARGIN)
+    familiar = min(1.0, _LOOK_FAR / max(best, 1e-6))
+    cls = references.classes_by_code[int(labels[ranked[0]])]
+    if cls in _BARE and best > _PATTERN_FIT and washed <= _WASHED:
+        # Bare board shows its own printed pattern; a plain piece in the board's colours (a
+        # face-down tile) only comes near it. (Where a glare has burnt most of the square out,
+        # what is left of the pattern is all there is to go by.)
+        familiar = 0.0
+    if cls not in _BARE and washed > _BURNT_OUT:
+        familiar = 0.0  # what is left to see of a piece at the square's edge may be a neighbour's
+    monument = None
+    if cls is CellClass.MONUMENT:
+        monument = _monument_by_fit(loss, labels, rows, references)
+    return Fit(cls, gap * familiar, best, monument)
+
+
+def _monument_by_fit(
+    loss: np.ndarray, labels: np.ndarray, rows: np.ndarray, references: References
+) -> tuple[str, str] | None:
+    """The colours of the monument whose quarter fits best, when every other monument fits clearly worse."""
+    code = references.code(CellClass.MONUMENT)
+    names: dict[tuple[str, str], float] = {}
+    for i in np.flatnonzero(labels == code):
+        name = references.monuments[int(rows[i])]
+        if name is not None:
+            names[name] = min(names.get(name, np.inf), float(loss[i]))
+    if not names:
+        return None
+    ordered = sorted(names.items(), key=lambda kv: kv[1])
+    if len(ordered) > 1 and ordered[1][1] < _NAMED * ordered[0][1]:
+        return None
+    return ordered[0][0]
 
 
 _CLIPPED = 250  # a channel this bright is clipped: the sensor saw at least this much, maybe far more

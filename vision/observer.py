@@ -164,7 +164,8 @@ class Observer:
             )
         top_down = rectify.rectify(frame, alignment.calibration.homography)
         references = self.calibration.references
-        cells = classify.classify(top_down, references, self.min_confidence)
+        look = classify.classify(top_down, references, self.min_confidence)
+        cells = look.cells
         if references.dynasty_keys:
             cells = tuple(
                 replace(cell, dynasty=self._dynasty(frame, alignment.calibration.homography, i, cell.cls))
@@ -174,7 +175,9 @@ class Observer:
             )
         cells = _only_what_can_be(cells, self.calibration.board)
         unsure = tuple(i for i, cell in enumerate(cells) if cell.cls is CellClass.UNKNOWN)
-        arm = _reaching_in(unsure, self.tall | self.excused)
+        # An arm is judged from what the first look could not read, so the second look's
+        # guesses under a hand held still never hide it.
+        arm = _reaching_in(tuple(sorted(set(unsure) | set(look.obscured))), self.tall | self.excused)
         if arm:
             return BoardReading(
                 ReadStatus.MOVING,

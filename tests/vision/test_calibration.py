@@ -62,6 +62,7 @@ def test_the_file_round_trips(tmp_path: Path) -> None:
     assert loaded.references.classes == calibration.references.classes
     assert np.allclose(loaded.references.prototypes, calibration.references.prototypes, atol=1e-4)
     assert np.array_equal(loaded.references.board, calibration.references.board)
+    assert np.array_equal(loaded.references.looks, calibration.references.looks)
     assert loaded.references.setup == calibration.references.setup
     assert json.loads(path.read_text())["markers"].keys() == {
         "top-left",
@@ -77,8 +78,8 @@ def test_the_file_round_trips(tmp_path: Path) -> None:
     [
         ("{not json", "damaged"),
         ('{"format": "something else"}', "damaged"),
-        ('{"format": "tigris-companion-calibration", "version": 2}', "bad or missing"),
-        ('{"format": "tigris-companion-calibration", "version": 1}', "another version"),
+        ('{"format": "tigris-companion-calibration", "version": 3}', "bad or missing"),
+        ('{"format": "tigris-companion-calibration", "version": 2}', "another version"),
         ('{"format": "tigris-companion-calibration", "version": 99}', "another version"),
     ],
 )

@@ -41,7 +41,7 @@ def test_a_glare_spot_over_pieces_is_undone() -> None:
     clean = synthetic.render(scene, size=SIZE, seed=2).frame
     top_down, truth = (rectify.rectify(f, calibration.homography).astype(np.float32) for f in (seen, clean))
     lit = classify.light(top_down.astype(np.uint8), calibration.references.board)
-    undone, _ = classify.undo_light(top_down.astype(np.uint8), calibration.references.board, lit)
+    undone = classify.undo_light(top_down.astype(np.uint8), calibration.references.board, lit).image
     lit_square = classify.Light(lit.gain, lit.glare)  # one brightness and one glare per square
     flat = rectify.cells(top_down) - lit_square.glare.reshape(-1, 1, 1, 1)
     flat /= lit_square.gain.reshape(-1, 1, 1, 3)
