@@ -344,7 +344,7 @@ class Undone(NamedTuple):
 
     image: np.ndarray  # float32, as top_down: each pixel as the calibration light showed it
     glare: np.ndarray  # H×W: grey levels of white light added
-    brightness: np.ndarray  # H×W: the light's strength, times the lamp's colour (Light.tint) per channel
+    brightness: np.ndarray  # H×W: the light's strength; times Light.tint, the gain of each channel
 
 
 def undo_light(top_down: np.ndarray, board: np.ndarray, lit: Light) -> Undone:
@@ -432,15 +432,9 @@ class References:
         return _coarse(cells(self.board, PX_PER_SQUARE))
 
     @functools.cached_property
-    def classes_by_code(self) -> tuple[CellClass, ...]:
-        return tuple(CellClass)
-
-    def code(self, cls: CellClass) -> int:
-        return self.classes_by_code.index(cls)
-
-    @functools.cached_property
     def class_codes(self) -> np.ndarray:
-        return np.array([self.code(c) for c in self.classes])
+        """Every example's class as its index in _CLASSES, for numpy to compare."""
+        return np.array([_CLASSES.index(c) for c in self.classes])
 
     def second_look_rows(self, setup: CellClass) -> np.ndarray:
         """The examples a square that held `setup` at set-up is compared with at the second look:
@@ -717,6 +711,7 @@ def _first_look(seen: Seen, references: References, min_confidence: float) -> tu
 # --- the second look ------------------------------------------------------------------------------
 
 _BARE = (CellClass.EMPTY_LAND, CellClass.EMPTY_RIVER)
+_CLASSES = tuple(CellClass)
 LOOK_PX = 8  # px per square of the second look: a piece put down a little off-centre still lines up
 _LOOK_NOISE = (5.0, 0.03)  # grey levels a pixel may be off by: sensor noise, and a share of its brightness
 _LOOK_OUTLIER = 9.0  # (in noise units, squared) a pixel off by more is a neighbour's overhang, not the piece
@@ -773,9 +768,9 @@ def second_look(top_down: np.ndarray, seen: Seen, references: References, square
         setup = references.setup[cell]
         rows = references.second_look_rows(setup)
         looks = np.concatenate([references.coarse_looks[rows], references.coarse_board[cell : cell + 1]])
-        labels = np.concatenate([references.class_codes[rows], [references.code(setup)]])
+        labels = np.concatenate([references.class_codes[rows], [_CLASSES.index(setup)]])
         loss = _fit_loss(looks * gain[k], target[k], exact[k])
-        fits.append(_verdict(loss, labels, np.concatenate([rows, [-1]]), references, float(seen.washed[cell])))
+        fits.append(_verdict(loss, labels, rows, references, float(seen.washed[cell])))
     return fits
 
 
@@ -822,7 +817,8 @@ def _fit_loss(lit: np.ndarray, target: np.ndarray, exact: np.ndarray) -> np.ndar
 
 def _verdict(loss: np.ndarray, labels: np.ndarray, rows: np.ndarray, references: References, washed: float) -> Fit:
     """The class whose best example fits best, with a confidence from how much worse the next
-    class fits (0.5, the default threshold, at _LOOK_MARGIN worse) and how well it fits at all."""
+    class fits (0.5, the default threshold, at _LOOK_MARGIN worse) and how well it fits at all.
+    loss and labels: the examples `rows`, then the square's own bare look."""
     best_by_class: dict[int, int] = {}
     for i in np.argsort(loss, kind="stable"):
         best_by_class.setdefault(int(labels[i]), int(i))
@@ -833,7 +829,7 @@ def _verdict(loss: np.ndarray, labels: np.ndarray, rows: np.ndarray, references:
     other = float(loss[ranked[1]]) if len(ranked) > 1 else np.inf
     gap = min(1.0, (other / max(best, 1e-6) - 1) * 0.5 / _LOOK_MARGIN)
     familiar = min(1.0, _LOOK_FAR / max(best, 1e-6))
-    cls = references.classes_by_code[int(labels[ranked[0]])]
+    cls = _CLASSES[int(labels[ranked[0]])]
     if cls in _BARE and best > _PATTERN_FIT and washed <= _WASHED:
         # Bare board shows its own printed pattern; a plain piece in the board's colours (a
         # face-down tile) only comes near it. (Where a glare has burnt most of the square out,
@@ -843,26 +839,10 @@ def _verdict(loss: np.ndarray, labels: np.ndarray, rows: np.ndarray, references:
         familiar = 0.0  # what is left to see of a piece at the square's edge may be a neighbour's
     monument = None
     if cls is CellClass.MONUMENT:
-        monument = _monument_by_fit(loss, labels, rows, references)
+        each = np.full(len(references.classes), np.inf, np.float32)
+        each[rows] = loss[:-1]  # every example but the square's own bare look, last
+        monument = _monument(each, references)
     return Fit(cls, gap * familiar, best, monument)
-
-
-def _monument_by_fit(
-    loss: np.ndarray, labels: np.ndarray, rows: np.ndarray, references: References
-) -> tuple[str, str] | None:
-    """The colours of the monument whose quarter fits best, when every other monument fits clearly worse."""
-    code = references.code(CellClass.MONUMENT)
-    names: dict[tuple[str, str], float] = {}
-    for i in np.flatnonzero(labels == code):
-        name = references.monuments[int(rows[i])]
-        if name is not None:
-            names[name] = min(names.get(name, np.inf), float(loss[i]))
-    if not names:
-        return None
-    ordered = sorted(names.items(), key=lambda kv: kv[1])
-    if len(ordered) > 1 and ordered[1][1] < _NAMED * ordered[0][1]:
-        return None
-    return ordered[0][0]
 
 
 _CLIPPED = 250  # a channel this bright is clipped: the sensor saw at least this much, maybe far more
