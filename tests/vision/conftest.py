@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import functools
 
+import numpy as np
 import pytest
 
 from vision import calibration as calib
@@ -20,6 +21,13 @@ def calibrated(style: str = "classic", pose: synthetic.CameraPose | None = None)
     shown = Scene.setup().with_cells({c: CellTruth(p.cls, p.dynasty, p.monument) for c, p in layout.items()})
     pieces = synthetic.render(shown, style=style, size=SIZE, pose=pose, seed=2)
     return calib.calibrate(setup.frame, [(pieces.frame, layout)])
+
+
+def cover(frame: np.ndarray, corners: np.ndarray) -> None:
+    """Paint over a marker (its corners in the frame) and a little around it, as a hand would."""
+    x0, y0 = (corners.min(axis=0) - 6).astype(int)
+    x1, y1 = (corners.max(axis=0) + 6).astype(int)
+    frame[y0:y1, x0:x1] = 90
 
 
 @pytest.fixture(params=["classic", "modern"])

@@ -5,7 +5,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from conftest import SIZE, calibrated
+from conftest import SIZE, calibrated, cover
 
 from vision import calibration as calib
 from vision import synthetic
@@ -142,10 +142,7 @@ def test_a_small_nudge_with_a_marker_hidden_is_read_through_the_new_grid() -> No
     calibration = calibrated("classic")
     nudged = synthetic.render(Scene.setup(), size=SIZE, conditions=Conditions(board_shift_mm=(2.0, -2.5)))
     frame = nudged.frame.copy()
-    corners = nudged.marker_corners[3]
-    x0, y0 = (corners.min(axis=0) - 6).astype(int)
-    x1, y1 = (corners.max(axis=0) + 6).astype(int)
-    frame[y0:y1, x0:x1] = 90
+    cover(frame, nudged.marker_corners[3])
     alignment = calib.align(frame, calibration)
     assert alignment.ok and alignment.markers == (0, 1, 2)
     assert alignment.calibration is not None and _grid_error(alignment.calibration, nudged) < 1.0
@@ -159,10 +156,7 @@ def test_a_small_nudge_with_two_markers_hidden_is_not_read() -> None:
     nudged = synthetic.render(Scene.setup(), size=SIZE, conditions=Conditions(board_shift_mm=(2.0, -2.5)))
     frame = nudged.frame.copy()
     for marker in (2, 3):
-        corners = nudged.marker_corners[marker]
-        x0, y0 = (corners.min(axis=0) - 6).astype(int)
-        x1, y1 = (corners.max(axis=0) + 6).astype(int)
-        frame[y0:y1, x0:x1] = 90
+        cover(frame, nudged.marker_corners[marker])
     alignment = calib.align(frame, calibration)
     assert alignment.calibration is None and alignment.moved and "uncover" in alignment.message
 

@@ -2,7 +2,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from conftest import SIZE, calibrated
+from conftest import SIZE, calibrated, cover
 
 from vision import calibration as calib
 from vision import classify, rectify, synthetic
@@ -146,16 +146,10 @@ def test_a_bumped_board_is_read_through_the_new_grid() -> None:
     assert "moved" in reading.message
 
 
-def _cover(frame: np.ndarray, corners: np.ndarray) -> None:
-    x0, y0 = (corners.min(axis=0) - 6).astype(int)
-    x1, y1 = (corners.max(axis=0) + 6).astype(int)
-    frame[y0:y1, x0:x1] = 90
-
-
 def test_one_hidden_marker_is_taken_for_a_hand_over_the_corner() -> None:
     rendered = synthetic.render(Scene.setup(), size=SIZE)
     frame = rendered.frame.copy()
-    _cover(frame, rendered.marker_corners[1])
+    cover(frame, rendered.marker_corners[1])
     reading = Observer(calibrated("classic")).read(frame)
     assert reading.status is ReadStatus.MOVING and reading.hands_in_view
     assert "top-right marker" in reading.message
@@ -164,7 +158,7 @@ def test_one_hidden_marker_is_taken_for_a_hand_over_the_corner() -> None:
 def test_one_hidden_marker_still_gives_the_grid() -> None:
     rendered = synthetic.render(Scene.setup(), size=SIZE, conditions=Conditions(board_shift_mm=(10.0, 8.0)))
     frame = rendered.frame.copy()
-    _cover(frame, rendered.marker_corners[3])
+    cover(frame, rendered.marker_corners[3])
     alignment = calib.align(frame, calibrated("classic"))
     assert alignment.moved and alignment.markers == (0, 1, 2) and alignment.calibration is not None
     assert np.abs(alignment.calibration.grid_corners() - rendered.grid_corners).max() < 1.0
@@ -174,7 +168,7 @@ def test_a_moved_board_with_hidden_markers_is_reported() -> None:
     rendered = synthetic.render(Scene.setup(), size=SIZE, conditions=Conditions(board_shift_mm=(15.0, 0.0)))
     frame = rendered.frame.copy()
     for marker in (0, 1, 3):
-        _cover(frame, rendered.marker_corners[marker])
+        cover(frame, rendered.marker_corners[marker])
     reading = Observer(calibrated("classic")).read(frame)
     assert reading.status is ReadStatus.BOARD_MOVED and not reading.cells
 
