@@ -775,11 +775,13 @@ def second_look(top_down: np.ndarray, seen: Seen, references: References, square
 
 
 @functools.cache
-def _across() -> np.ndarray:
-    """Where each pixel of a second-look patch lies across the square, -0.5..0.5: (pixels · 3, 2)."""
+def _glare_terms() -> np.ndarray:
+    """A glare changing linearly across a second-look patch, as (pixels · 3) × (1, x, y), with x
+    and y where each pixel lies across the square, -0.5..0.5."""
     centre = (np.arange(LOOK_PX) + 0.5) / LOOK_PX - 0.5
     y, x = np.meshgrid(centre, centre, indexing="ij")
-    return np.repeat(np.stack([x.ravel(), y.ravel()], axis=1), 3, axis=0).astype(np.float32)
+    terms = np.stack([np.ones(x.size), x.ravel(), y.ravel()], axis=1)
+    return np.repeat(terms, 3, axis=0).astype(np.float32)
 
 
 def _fit_loss(lit: np.ndarray, target: np.ndarray, exact: np.ndarray) -> np.ndarray:
@@ -789,17 +791,23 @@ def _fit_loss(lit: np.ndarray, target: np.ndarray, exact: np.ndarray) -> np.ndar
     (near a glare spot's heart it changes quickly); exact: the pixels not clipped (the others
     need only be reached). Least squares over the exact pixels, held towards a = 1 and no extra
     glare."""
-    k, pixels = lit.shape
-    design = np.empty((k, pixels, 4), np.float32)
-    design[..., 0] = lit
-    design[..., 1] = 1.0
-    design[..., 2:] = _across()
-    weighted = design * exact[None, :, None]
-    normal = weighted.transpose(0, 2, 1) @ design  # K × 4 × 4
-    moments = weighted.transpose(0, 2, 1) @ target  # K × 4
-    n = float(exact.sum())
+    k = len(lit)
+    w = exact.astype(np.float32)
+    # The glare's terms are the same for every example, only the brightness term differs: the
+    # normal equations need a few products of lit with a vector, not a design matrix per example.
+    terms = _glare_terms()
+    seen_terms = terms * w[:, None]  # the terms on the exact pixels only
+    lit_lit = (lit * lit) @ w
+    normal = np.empty((k, 4, 4), np.float32)
+    normal[:, 0, 0] = lit_lit
+    normal[:, 0, 1:] = normal[:, 1:, 0] = lit @ seen_terms
+    normal[:, 1:, 1:] = seen_terms.T @ terms
+    moments = np.empty((k, 4), np.float32)
+    moments[:, 0] = lit @ (w * target)
+    moments[:, 1:] = seen_terms.T @ target
+    n = float(w.sum())
     hold = np.empty((k, 4), np.float32)
-    hold[:, 0] = _HOLD_BRIGHTNESS * normal[:, 0, 0] / max(n, 1.0) + 1e-3
+    hold[:, 0] = _HOLD_BRIGHTNESS * lit_lit / max(n, 1.0) + 1e-3
     hold[:, 1] = _HOLD_GLARE * n + 1e-3
     hold[:, 2:] = _HOLD_SLOPE * n + 1e-3
     moments[:, 0] += hold[:, 0]  # towards a = 1
@@ -807,7 +815,7 @@ def _fit_loss(lit: np.ndarray, target: np.ndarray, exact: np.ndarray) -> np.ndar
     fit = np.linalg.solve(normal, moments[..., None])[..., 0]
     fit[:, 0] = np.clip(fit[:, 0], *_BRIGHTNESS_ROOM)
     fit[:, 1] = np.clip(fit[:, 1], *_GLARE_ROOM)
-    predicted = (design @ fit[..., None])[..., 0]
+    predicted = fit[:, :1] * lit + fit[:, 1:] @ terms.T
     off = target - predicted
     off = np.where(exact, off, np.maximum(off, 0.0))
     noise = _LOOK_NOISE[0] + _LOOK_NOISE[1] * np.clip(predicted, 0.0, 255.0)
