@@ -245,31 +245,54 @@ _ON_LAND = frozenset(
 )
 
 
+def _monument_blocks(monument: list[bool]) -> list[tuple[int, int, int, int]]:
+    """The monuments a board's monument squares make: each piece covers a 2×2 block of its own.
+    Squares that no such set of blocks covers exactly, and every monument square joined to them,
+    belong to none: a sleeve or hand read as a monument spreads over a shape no pieces make."""
+    left = {c for c in range(CELLS) if monument[c]}
+    blocks: list[tuple[int, int, int, int]] = []
+    while left:
+        group, todo = set(), [min(left)]
+        while todo:  # the monument squares joined to each other, side by side
+            cell = todo.pop()
+            group.add(cell)
+            row, col = divmod(cell, COLUMNS)
+            for r, c in ((row - 1, col), (row + 1, col), (row, col - 1), (row, col + 1)):
+                if 0 <= r < ROWS and 0 <= c < COLUMNS and r * COLUMNS + c in left - group:
+                    todo.append(r * COLUMNS + c)
+        left -= group
+        # In reading order, the first square not yet covered can only be a block's top-left one,
+        # so the covering, if there is one, is found in one pass and is the only one.
+        found, uncovered = [], set(group)
+        while uncovered:
+            top = min(uncovered)
+            block = (top, top + 1, top + COLUMNS, top + COLUMNS + 1)
+            if top % COLUMNS == COLUMNS - 1 or not uncovered.issuperset(block):
+                break
+            found.append(block)
+            uncovered -= set(block)
+        else:
+            blocks += found
+    return blocks
+
+
 def _only_what_can_be(cells: tuple[CellReading, ...], board: str) -> tuple[CellReading, ...]:
     """Readings no board can show become unknown: a blue tile or bare river on land, a leader, any
-    other tile or bare land on the river, a monument square outside a 2×2 block of
-    monument squares (the piece covers four), a treasure away from the printed start squares
+    other tile or bare land on the river, monument squares that 2×2 pieces cannot cover
+    exactly, a treasure away from the printed start squares
     (treasures never move). A monument's colours stand only where its four quarters agree."""
-    monument = [cell.cls is CellClass.MONUMENT for cell in cells]
-    whole = [False] * CELLS
-    for top in range(CELLS - COLUMNS - 1):
-        block = (top, top + 1, top + COLUMNS, top + COLUMNS + 1)
-        if top % COLUMNS < COLUMNS - 1 and all(monument[c] for c in block):
-            for c in block:
-                whole[c] = True
+    blocks = _monument_blocks([cell.cls is CellClass.MONUMENT for cell in cells])
+    whole = {c for block in blocks for c in block}
     # One piece covers the four squares: its colours are named only when all four quarters agree.
     named: dict[int, tuple[str, str] | None] = {}
-    for top in range(CELLS - COLUMNS - 1):
-        block = (top, top + 1, top + COLUMNS, top + COLUMNS + 1)
-        if top % COLUMNS < COLUMNS - 1 and all(monument[c] for c in block):
-            names = {frozenset(m) if m else None for m in (cells[c].monument for c in block)}
-            agreed = cells[top].monument if len(names) == 1 else None
-            for c in block:
-                named[c] = agreed if named.get(c, agreed) == agreed else None
+    for block in blocks:
+        names = {frozenset(m) if m else None for m in (cells[c].monument for c in block)}
+        for c in block:
+            named[c] = cells[block[0]].monument if len(names) == 1 else None
     starts, rivers = geometry.start_temple_cells(board), geometry.river_cells(board)
     return tuple(
         CellReading(CellClass.UNKNOWN, 0.0)
-        if (cell.cls is CellClass.MONUMENT and not whole[i])
+        if (cell.cls is CellClass.MONUMENT and i not in whole)
         or (cell.cls is CellClass.TREASURE and i not in starts)
         or (cell.cls in _ON_LAND if i in rivers else cell.cls in _ON_RIVER)
         else replace(cell, monument=named[i])

@@ -232,6 +232,30 @@ def test_readings_no_board_can_show_become_unknown() -> None:
     assert all(checked[c].cls is CellClass.MONUMENT for c in (70, 71, 86, 87))
 
 
+def test_monument_squares_stand_only_where_whole_pieces_cover_them_exactly() -> None:
+    from vision import geometry
+    from vision.observer import _only_what_can_be
+    from vision.reading import CellReading
+
+    rivers = geometry.river_cells()
+    bare = [CellReading(CellClass.EMPTY_RIVER if c in rivers else CellClass.EMPTY_LAND, 1.0) for c in range(176)]
+
+    def read(monument: set[int]) -> set[int]:
+        cells = [CellReading(CellClass.MONUMENT, 0.9) if c in monument else bare[c] for c in range(176)]
+        return {i for i, c in enumerate(_only_what_can_be(tuple(cells), "standard")) if c.cls is CellClass.MONUMENT}
+
+    two = {66, 67, 82, 83, 68, 69, 84, 85}  # two monuments side by side (C5 to F6)
+    assert read(two) == two
+    stacked = {66, 67, 82, 83, 98, 99, 114, 115}  # two monuments one above the other
+    assert read(stacked) == stacked
+    hand = {66, 67, 68, 82, 83, 84, 98, 99, 100}  # three by three: no set of pieces covers it
+    assert read(hand) == set()
+    staggered = {66, 67, 82, 83, 84, 99, 100}  # blocks at C5 and D6 would share D6
+    assert read(staggered) == set()
+    beside = {66, 67, 82, 83, 160}  # a whole piece and, far off, one stray square
+    assert read(beside) == {66, 67, 82, 83}
+
+
 def test_an_arm_is_a_patch_running_in_from_the_edge() -> None:
     from vision.observer import _reaching_in
 
