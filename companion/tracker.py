@@ -83,17 +83,22 @@ EMPTY_LAND = Look(CellClass.EMPTY_LAND)
 EMPTY_RIVER = Look(CellClass.EMPTY_RIVER)
 
 
+def monument_squares(state: GameState) -> frozenset[int]:
+    """The squares of the monuments built and of those the active player may build now: the only
+    places a face-down tile can lie (`Observer.face_down`)."""
+    squares = {cell for built in state.monuments for cell in cells_of(built.squares)}
+    for option in state.pending.options:
+        if isinstance(option, BuildMonument):
+            squares.update(cells_of(square_block(option.cell)))
+    return frozenset(squares)
+
+
 def tall_squares(state: GameState) -> frozenset[int]:
     """Where tall pieces stand or may stand now: the monuments built, those the active player may
     build, and the leaders (figures in the modern edition). Tall pieces lean outwards at the board's
     edge and the camera may not make them out there: the observer must not take them for an arm
     reaching in (`Observer.tall`)."""
-    squares = {cell for built in state.monuments for cell in cells_of(built.squares)}
-    for option in state.pending.options:
-        if isinstance(option, BuildMonument):
-            squares.update(cells_of(square_block(option.cell)))
-    squares.update(cells_of(state.leader_mask))
-    return frozenset(squares)
+    return monument_squares(state) | frozenset(cells_of(state.leader_mask))
 
 
 def expected_cells(state: GameState) -> tuple[Look, ...]:

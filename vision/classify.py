@@ -20,7 +20,7 @@ from __future__ import annotations
 import base64
 import functools
 import itertools
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple, Protocol
 
@@ -657,10 +657,12 @@ def classify(
     references: References,
     min_confidence: float = MIN_CONFIDENCE,
     lit: Light | None = None,
+    face_down: Collection[int] | None = None,
 ) -> Look:
     """One reading per square (row-major). Squares below min_confidence come back as UNKNOWN.
-    lit: the light on the board, if already worked out (`light`). Dynasties need a closer look
-    than this small picture gives: see `name_dynasty`.
+    lit: the light on the board, if already worked out (`light`). face_down: the squares where a
+    face-down tile may lie (under a monument built or about to be), None when not known (anywhere).
+    Dynasties need a closer look than this small picture gives: see `name_dynasty`.
 
     The first look compares a few numbers per square with the references; the squares it cannot
     read get a second, closer one (`second_look`)."""
@@ -669,7 +671,7 @@ def classify(
     doubtful = [cell for cell, reading in enumerate(first) if reading.cls is CellClass.UNKNOWN]
     if not doubtful:
         return Look(first, ())
-    second = second_look(top_down, seen, references, doubtful)
+    second = second_look(top_down, seen, references, doubtful, face_down)
     cells = list(first)
     obscured = []
     for cell, fit in zip(doubtful, second, strict=True):
@@ -718,6 +720,9 @@ _LOOK_OUTLIER = 9.0  # (in noise units, squared) a pixel off by more is a neighb
 _LOOK_MARGIN = 0.5  # how much worse (as a share) the next class must fit for the default confidence
 _LOOK_FAR = 3.0  # a fit worse than this (mean squared noise units) is nothing we know
 _PATTERN_FIT = 0.6  # a bare square fits its own printed pattern this well; no hand or plain piece does
+# ... and this well at least, under the curved edge of a glare spot a linear glare does not follow
+# (measured: up to 2.1); only a face-down tile, which no set-up showed, and a hand fit as well.
+_BARE_FIT = 2.5
 # How firmly the light worked out from the board around a square holds against what the square
 # itself suggests: as many pixels' worth for the brightness, as a share of the pixels for the glare.
 _HOLD_BRIGHTNESS = 2.0
@@ -745,7 +750,13 @@ def _coarse(patches: np.ndarray) -> np.ndarray:
     return coarse.reshape(n, -1)
 
 
-def second_look(top_down: np.ndarray, seen: Seen, references: References, squares: Sequence[int]) -> list[Fit]:
+def second_look(
+    top_down: np.ndarray,
+    seen: Seen,
+    references: References,
+    squares: Sequence[int],
+    face_down: Collection[int] | None = None,
+) -> list[Fit]:
     """A closer look at squares the first one could not read: each example's own picture, as
     the light on the square would show it, compared pixel by pixel with what the camera saw.
 
@@ -754,7 +765,9 @@ def second_look(top_down: np.ndarray, seen: Seen, references: References, square
     that would show it as bright satisfies; and each example may take a little more or less
     light and glare than the board around it suggests, as the heart of a glare spot or the edge
     of a shadow brings. The best-fitting class wins when the next class fits clearly worse.
-    A bare square's candidate is its own printed pattern, seen at set-up."""
+    A bare square's candidate is its own printed pattern, seen at set-up. A face-down tile, which
+    was never shown, comes near that pattern: where one may lie (`face_down`, None: anywhere) the
+    pattern must fit closely."""
     index = np.asarray(squares)
     raw = cells(top_down, PX_PER_SQUARE)[index]
     glare = _coarse(cells(seen.undone.glare[..., None], PX_PER_SQUARE)[index])
@@ -770,7 +783,8 @@ def second_look(top_down: np.ndarray, seen: Seen, references: References, square
         looks = np.concatenate([references.coarse_looks[rows], references.coarse_board[cell : cell + 1]])
         labels = np.concatenate([references.class_codes[rows], [_CLASSES.index(setup)]])
         loss = _fit_loss(looks * gain[k], target[k], exact[k])
-        fits.append(_verdict(loss, labels, rows, references, float(seen.washed[cell])))
+        pattern_fit = _PATTERN_FIT if face_down is None or cell in face_down else _BARE_FIT
+        fits.append(_verdict(loss, labels, rows, references, float(seen.washed[cell]), pattern_fit))
     return fits
 
 
@@ -823,10 +837,13 @@ def _fit_loss(lit: np.ndarray, target: np.ndarray, exact: np.ndarray) -> np.ndar
     return loss
 
 
-def _verdict(loss: np.ndarray, labels: np.ndarray, rows: np.ndarray, references: References, washed: float) -> Fit:
+def _verdict(
+    loss: np.ndarray, labels: np.ndarray, rows: np.ndarray, references: References, washed: float, pattern_fit: float
+) -> Fit:
     """The class whose best example fits best, with a confidence from how much worse the next
     class fits (0.5, the default threshold, at _LOOK_MARGIN worse) and how well it fits at all.
-    loss and labels: the examples `rows`, then the square's own bare look."""
+    loss and labels: the examples `rows`, then the square's own bare look; pattern_fit: the worst
+    fit of that look that still names the square bare."""
     best_by_class: dict[int, int] = {}
     for i in np.argsort(loss, kind="stable"):
         best_by_class.setdefault(int(labels[i]), int(i))
@@ -838,7 +855,7 @@ def _verdict(loss: np.ndarray, labels: np.ndarray, rows: np.ndarray, references:
     gap = min(1.0, (other / max(best, 1e-6) - 1) * 0.5 / _LOOK_MARGIN)
     familiar = min(1.0, _LOOK_FAR / max(best, 1e-6))
     cls = _CLASSES[int(labels[ranked[0]])]
-    if cls in _BARE and best > _PATTERN_FIT and washed <= _WASHED:
+    if cls in _BARE and best > pattern_fit and washed <= _WASHED:
         # Bare board shows its own printed pattern; a plain piece in the board's colours (a
         # face-down tile) only comes near it. (Where a glare has burnt most of the square out,
         # what is left of the pattern is all there is to go by.)

@@ -48,6 +48,9 @@ class Observer:
     tall: squares the game says hold a monument (set by the companion as the game goes on). The
         tall piece leans outwards at the board's edge and may not be made out there; unreadable,
         those squares are reported unknown but never taken for an arm reaching in.
+    face_down: squares the game says may hold a face-down tile (under a monument built or about
+        to be), set by the companion; None (not told) means anywhere. Elsewhere a square that
+        comes near its printed pattern under a glare is read as bare.
     """
 
     def __init__(
@@ -61,6 +64,7 @@ class Observer:
         self.min_confidence = min_confidence
         self.tall: frozenset[int] = frozenset()
         self.excused: frozenset[int] = frozenset()
+        self.face_down: frozenset[int] | None = None
         self.calibration: Calibration | None = None
         self._dynasties: dict[int, tuple[CellClass, np.ndarray, str | None]] = {}
         if calibration is not None:
@@ -164,7 +168,7 @@ class Observer:
             )
         top_down = rectify.rectify(frame, alignment.calibration.homography)
         references = self.calibration.references
-        look = classify.classify(top_down, references, self.min_confidence)
+        look = classify.classify(top_down, references, self.min_confidence, face_down=self.face_down)
         cells = look.cells
         if references.dynasty_keys:
             cells = tuple(

@@ -145,8 +145,10 @@ def run(boards: int, seed: int, hands_every: int = 4, progress: bool = False) ->
                 conditions=conditions,
                 seed=int(rng.integers(1 << 30)),
             )
-            # At the table the companion tells the observer where monuments stand (the game knows).
+            # At the table the companion tells the observer where monuments stand (the game knows),
+            # so where a face-down tile may lie.
             observer.tall = frozenset(c for c, t in enumerate(scene.cells) if t.cls is CellClass.MONUMENT)
+            observer.face_down = observer.tall
             start = time.perf_counter()
             reading = observer.read(shot.frame)
             tally.read_ms.append(_ms_since(start))

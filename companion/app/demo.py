@@ -21,7 +21,7 @@ from typing import Any, Protocol
 from companion.app.controller import Controller
 from companion.app.table import Table
 from companion.rules import Action, BuildMonument, CompanionError, Game, PlayerScore, cell_name, final_scores, replay
-from companion.tracker import Ambiguous, Look, Mismatch, Unclear, tall_squares
+from companion.tracker import Ambiguous, Look, Mismatch, Unclear, monument_squares, tall_squares
 from companion.ui import screens
 from companion.ui.commands import Key, UiCommand
 from companion.ui.model import Screen
@@ -35,6 +35,7 @@ class Sight(Protocol):
 
     tall: frozenset[int]
     excused: frozenset[int]
+    face_down: frozenset[int] | None
 
 
 class Eyes(Protocol):
@@ -198,6 +199,7 @@ def play(table: Table, controller: Controller, eyes: Eyes, screens_: Screens, st
         if move.by_hand:
             controller.on_motion()
             eyes.observer.tall, eyes.observer.excused = tall_squares(controller.state), controller.excused
+            eyes.observer.face_down = monument_squares(controller.state)
             reading = eyes.look(table.board, hand=True)
             start = time.perf_counter()
             stats.note(table, reading)
@@ -235,6 +237,7 @@ def _settle(table: Table, controller: Controller, eyes: Eyes, screens_: Screens,
                                 f"({controller.moment})")
         elif controller.looking:
             eyes.observer.tall, eyes.observer.excused = tall_squares(controller.state), controller.excused
+            eyes.observer.face_down = monument_squares(controller.state)
             reading = eyes.again()
             stats.note(table, reading)
             controller.on_reading(reading)

@@ -294,8 +294,9 @@ def test_an_unreadable_square_no_one_can_change_now_does_not_stop_play() -> None
 
 
 def test_tall_squares_are_monuments_built_or_buildable_and_leaders() -> None:
+    """The face-down tiles can only lie on the monument squares: the tall squares less the leaders."""
     from companion.rules import parse_cell, position
-    from companion.tracker import tall_squares
+    from companion.tracker import monument_squares, tall_squares
 
     game = position("""
      ABCDEFGHIJKLMNOP
@@ -313,8 +314,8 @@ def test_tall_squares_are_monuments_built_or_buildable_and_leaders() -> None:
 """, leaders={"A": (0, BLACK)}, hands=["rrrbbg", "rrrbbg"])
     block = {parse_cell(c) for c in ("C5", "D5", "C6", "D6")}
     king = parse_cell("E5")
-    assert tall_squares(game.state) == {king}
+    assert tall_squares(game.state) == {king} and monument_squares(game.state) == set()
     game.apply("tile red D6")  # completes the 2×2 of temples C5 D5 C6 D6: a monument may stand there
-    assert tall_squares(game.state) == block | {king}
+    assert tall_squares(game.state) == block | {king} and monument_squares(game.state) == block
     game.apply("monument red/blue C5")  # the temples turn face down: the king beside them goes home
-    assert tall_squares(game.state) == block
+    assert tall_squares(game.state) == block == monument_squares(game.state)
