@@ -668,16 +668,23 @@ def classify(
     read get a second, closer one (`second_look`)."""
     seen = distances(top_down, references, lit)
     first = _first_look(seen, references, min_confidence)
-    doubtful = [cell for cell, reading in enumerate(first) if reading.cls is CellClass.UNKNOWN]
+    # The squares the first look could not read, and those it read without much to spare: a
+    # second look that clearly sees something else there overrules it (it is right far more often).
+    doubtful = [
+        cell
+        for cell, reading in enumerate(first)
+        if reading.cls is CellClass.UNKNOWN or reading.confidence < _SECOND_OPINION
+    ]
     if not doubtful:
         return Look(first, ())
     second = second_look(top_down, seen, references, doubtful, face_down)
     cells = list(first)
     obscured = []
     for cell, fit in zip(doubtful, second, strict=True):
-        if fit.confidence >= min_confidence:
+        unread = first[cell].cls is CellClass.UNKNOWN
+        if fit.confidence >= min_confidence and (unread or fit.cls is not first[cell].cls):
             cells[cell] = CellReading(fit.cls, fit.confidence, None, fit.monument)
-        if not (fit.cls in _BARE and fit.misfit < _PATTERN_FIT):
+        if unread and not (fit.cls in _BARE and fit.misfit < _PATTERN_FIT):
             obscured.append(cell)
     return Look(tuple(cells), tuple(obscured))
 
@@ -730,6 +737,7 @@ _HOLD_GLARE = 0.02
 _BRIGHTNESS_ROOM = (0.75, 1.33)  # how far the brightness on a piece may be from the board's around it
 _GLARE_ROOM = (-25.0, 90.0)  # grey levels: ... and its glare (a glare spot's heart may hide under a piece)
 _HOLD_SLOPE = 0.02  # as _HOLD_GLARE, for how fast the extra glare changes across the square
+_SECOND_OPINION = 0.9  # first-look confidence below which the second look checks the reading
 _BURNT_OUT = 0.7  # share of a square washed out beyond which no piece is named on it
 
 
