@@ -440,7 +440,10 @@ def setup_position(board: str = "standard") -> tuple[classify.Piece, ...]:
 
 _NUDGES = (-0.07, 0.0, 0.07)  # squares: pieces are put down off-centre ...
 _TURNS = (-8.0, 0.0, 8.0)  # degrees: ... and a little turned
+_ROUND = tuple(range(30, 360, 30))  # degrees: ... and a leader turned all the way round
 _LEANS = (-0.1, 0.0, 0.1)  # squares: how far a tall piece seems to move, seen from another angle
+# ... and a figure, leaning out up to a quarter of a square at the rim of a tilted camera's picture
+_FAR_LEANS = (-0.24, -0.12, 0.0, 0.12, 0.24)
 
 
 def _examples(
@@ -465,6 +468,9 @@ def _examples(
             poses = [(x, y, 0.0) for x in _LEANS for y in _LEANS]
         else:
             poses = [(x, y, t) for x in _NUDGES for y in _NUDGES for t in _TURNS]
+        if piece.cls.name.startswith("LEADER_"):  # put down facing any way, seen from anywhere
+            poses += [(0.0, 0.0, t) for t in _ROUND]
+            poses += [(x, y, 0.0) for x in _FAR_LEANS for y in _FAR_LEANS if (x, y) != (0.0, 0.0)]
         for dx, dy, turn in poses:
             transform = rectify.square_transform(homography, cell, px, dx, dy, turn)
             patches.append(rectify.square(frame, transform, px))

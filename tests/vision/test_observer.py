@@ -376,3 +376,36 @@ def test_the_second_look_overrules_a_first_reading_with_little_to_spare(monkeypa
     assert classify.classify(top_down, calibration.references).cells[square].cls is CellClass.TILE_RED
     mistaken(0.95)  # sure enough: taken as it is
     assert classify.classify(top_down, calibration.references).cells[square].cls is CellClass.TILE_GREEN
+
+
+def test_figures_on_the_rim_turned_any_way_and_leaning_out_are_read() -> None:
+    """A modern leader is a figure: players put it down facing any way, and at the rim of a tilted
+    camera's picture its top leans up to a quarter of a square out of its square. The pieces
+    picture shows each leader turned all the way round and seen leaning further than it stands.
+    Measured: 7 of 100 unsure and none wrong; shown only as laid, 16 unsure and 3 wrong."""
+    from vision import geometry
+
+    pose = synthetic.CameraPose(tilt_deg=12, yaw_deg=3, offset_mm=(20, -20), height_mm=600)
+    calibration = calibrated("modern", pose)
+    observer = Observer(calibration)
+    rivers, temples = geometry.river_cells(), geometry.start_temple_cells()
+    rim = [
+        c
+        for c in range(176)
+        if (c // 16 in (0, 10) or c % 16 in (0, 15)) and c not in rivers and c not in temples
+    ]
+    colours = ("RED", "BLUE", "GREEN", "BLACK")
+    unsure = 0
+    for seed in range(10):
+        rng = np.random.default_rng(seed)
+        leaders = {int(c): CellClass[f"LEADER_{rng.choice(colours)}"] for c in rng.choice(rim, 10, replace=False)}
+        scene = Scene.setup().with_cells({c: synthetic.CellTruth(cls, dynasty="lion") for c, cls in leaders.items()})
+        conditions = Conditions(piece_jitter=0.05, noise_sigma=3, blur_sigma=1.0)
+        frame = synthetic.render(scene, style="modern", size=SIZE, pose=pose, conditions=conditions, seed=seed).frame
+        reading = observer.read(frame)
+        assert reading.ok
+        seen = [reading.cells[c].cls for c in leaders]
+        assert all(cls in (leaders[c], CellClass.UNKNOWN) for c, cls in zip(leaders, seen, strict=True))
+        unsure += seen.count(CellClass.UNKNOWN)
+    assert unsure <= 10
+
