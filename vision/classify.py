@@ -684,7 +684,7 @@ def classify(
         unread = first[cell].cls is CellClass.UNKNOWN
         if fit.confidence >= min_confidence and (unread or fit.cls is not first[cell].cls):
             cells[cell] = CellReading(fit.cls, fit.confidence, None, fit.monument)
-        if unread and not (fit.cls in _BARE and fit.misfit < _PATTERN_FIT):
+        if unread and not (fit.misfit < _PATTERN_FIT if fit.cls in _BARE else fit.confidence >= min_confidence):
             obscured.append(cell)
     return Look(tuple(cells), tuple(obscured))
 

@@ -409,3 +409,22 @@ def test_figures_on_the_rim_turned_any_way_and_leaning_out_are_read() -> None:
         unsure += seen.count(CellClass.UNKNOWN)
     assert unsure <= 10
 
+
+def test_pieces_at_the_edge_the_second_look_reads_are_no_arm(style: str) -> None:
+    """A glare at the board's edge can leave the first look unsure of a patch of pieces there,
+    which looks like an arm reaching in; when the second look reads each of them with
+    confidence, the board is read (and right)."""
+    from vision.observer import _reaching_in
+
+    calibration = calibrated(style)
+    assert calibration.references is not None
+    rng = np.random.default_rng(30)
+    scene = _as_played(random_scene(rng))
+    conditions = synthetic.random_conditions(rng, bump=False)
+    frame = synthetic.render(scene, style=style, size=SIZE, conditions=conditions, seed=30).frame
+    seen = classify.distances(rectify.rectify(frame, calibration.homography), calibration.references)
+    first = classify._first_look(seen, calibration.references, classify.MIN_CONFIDENCE)
+    unsure = tuple(c for c, reading in enumerate(first) if reading.cls is CellClass.UNKNOWN)
+    assert _reaching_in(unsure)  # what the first look leaves would pass for an arm
+    reading = Observer(calibration).read(frame)
+    assert reading.ok and _silent_errors(scene, reading) == []
