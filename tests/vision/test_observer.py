@@ -218,7 +218,7 @@ def test_readings_no_board_can_show_become_unknown() -> None:
     cells = [CellReading(CellClass.EMPTY_RIVER if c in rivers else CellClass.EMPTY_LAND, 1.0) for c in range(176)]
     cells[40] = CellReading(CellClass.MONUMENT, 0.9)  # a lone monument square
     for c in (70, 71, 86, 87):  # a whole monument
-        cells[c] = CellReading(CellClass.MONUMENT, 0.9)
+        cells[c] = CellReading(CellClass.MONUMENT, 0.9, None, ("red", "blue"))
     cells[100] = CellReading(CellClass.TREASURE, 0.9)  # no treasure starts on G7
     cells[10] = CellReading(CellClass.TREASURE, 0.9)  # K1 is a start temple
     cells[4] = CellReading(CellClass.TILE_BLUE, 0.9)  # E1 is river: a farm belongs there
@@ -240,8 +240,8 @@ def test_monument_squares_stand_only_where_whole_pieces_cover_them_exactly() -> 
     rivers = geometry.river_cells()
     bare = [CellReading(CellClass.EMPTY_RIVER if c in rivers else CellClass.EMPTY_LAND, 1.0) for c in range(176)]
 
-    def read(monument: set[int]) -> set[int]:
-        cells = [CellReading(CellClass.MONUMENT, 0.9) if c in monument else bare[c] for c in range(176)]
+    def read(monument: set[int], named: tuple[str, str] | None = ("red", "blue")) -> set[int]:
+        cells = [CellReading(CellClass.MONUMENT, 0.9, None, named) if c in monument else bare[c] for c in range(176)]
         return {i for i, c in enumerate(_only_what_can_be(tuple(cells), "standard")) if c.cls is CellClass.MONUMENT}
 
     two = {66, 67, 82, 83, 68, 69, 84, 85}  # two monuments side by side (C5 to F6)
@@ -254,6 +254,7 @@ def test_monument_squares_stand_only_where_whole_pieces_cover_them_exactly() -> 
     assert read(staggered) == set()
     beside = {66, 67, 82, 83, 160}  # a whole piece and, far off, one stray square
     assert read(beside) == {66, 67, 82, 83}
+    assert read({66, 67, 82, 83}, named=None) == set()  # no quarter shows a monument's colours: a hand?
 
 
 def test_an_arm_is_a_patch_running_in_from_the_edge() -> None:
