@@ -67,6 +67,20 @@ def rim_squares() -> np.ndarray:
 _RIM = rim_squares()
 
 
+def _side(patch: np.ndarray) -> str:
+    u, v = patch.mean(axis=0)
+    return "top" if v < 0 else "right" if u > COLUMNS else "bottom" if v > ROWS else "left"
+
+
+_SIDES = tuple(_side(patch) for patch in _RIM)
+
+
+def rim_sides(unlike: np.ndarray) -> tuple[str, ...]:
+    """The edges of the board (top, right, bottom, left) where rim patches are `unlike` their own."""
+    covered = {_SIDES[i] for i in np.flatnonzero(unlike)}
+    return tuple(side for side in ("top", "right", "bottom", "left") if side in covered)
+
+
 def rim_places(homography: np.ndarray, image_size: tuple[int, int]) -> np.ndarray:
     """The rim samples as shares (0..1) of the frame's width and height: (patches, samples, 2)."""
     inverse = np.linalg.inv(homography)

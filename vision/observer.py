@@ -115,7 +115,7 @@ class Observer:
 
     def read(self, frame: object) -> BoardReading:
         """Read a frame now, without waiting for stillness (still images, `companion read`).
-        A frame with something on the board's rim is refused: "a hand is over the board"."""
+        A frame with something on the board's rim is refused: "something lies over the board's edge"."""
         now = time.time()
         problem = frame_problem(frame)
         if problem is not None:
@@ -128,16 +128,17 @@ class Observer:
         except Exception as error:  # the last line of defence: say what broke, never crash
             return BoardReading(ReadStatus.BAD_FRAME, time=now, message=f"The picture could not be read ({error}).")
 
-    def _hand_over(self, frame: np.ndarray, calibration: Calibration) -> bool:
-        """Whether something lies on the board's rim: an arm reaching in must cross it.
+    def _rim_covered(self, frame: np.ndarray, calibration: Calibration) -> tuple[str, ...]:
+        """The board's edges something lies on: an arm reaching in must cross one.
 
         A sleeve can look like a piece to the classifier, so a covered rim alone refuses the
-        reading; a strong shadow or glare spot on the rim is refused too (reported in the bench)."""
+        reading; a strong shadow or glare spot on the rim is refused too (reported in the bench),
+        and so is a cup left there: the message says where to look."""
         if self.calibration is None or self.calibration.rim is None:
-            return False
+            return ()
         places = gate.rim_places(calibration.homography, calibration.image_size)
         colours = gate.rim_colours(gate.small_image(frame), places)
-        return gate.rim_covered(colours, self.calibration.rim, places)
+        return gate.rim_sides(gate.rim_unlike(colours, self.calibration.rim, places))
 
     def _read(self, frame: np.ndarray, now: float) -> BoardReading:
         assert self.calibration is not None and self.calibration.references is not None
@@ -158,13 +159,14 @@ class Observer:
                 time=now,
                 message=f"Something covers the {' and '.join(hidden)} marker: a hand over the board?",
             )
-        if self._hand_over(frame, alignment.calibration):
+        sides = self._rim_covered(frame, alignment.calibration)
+        if sides:
             return BoardReading(
                 ReadStatus.MOVING,
                 board_found=True,
                 hands_in_view=True,
                 time=now,
-                message="A hand is over the board.",
+                message=f"Something lies over the board's {' and '.join(sides)} edge: a hand, a cup, a deep shadow?",
             )
         top_down = rectify.rectify(frame, alignment.calibration.homography)
         references = self.calibration.references

@@ -429,3 +429,13 @@ def test_pieces_at_the_edge_the_second_look_reads_are_no_arm(style: str) -> None
     assert _reaching_in(unsure)  # what the first look leaves would pass for an arm
     reading = Observer(calibration).read(frame)
     assert reading.ok and _silent_errors(scene, reading) == []
+
+
+@pytest.mark.parametrize("edge", ["top", "right", "bottom", "left"])
+def test_the_refusal_names_the_edge_something_lies_over(edge: str) -> None:
+    """Players must find what lies on the rim (a cup, a shadow) when no hand is there."""
+    scene = random_scene(np.random.default_rng(2))
+    conditions = Conditions(hands=(Hand(edge=edge, along=0.45, reach=0.3),))
+    reading = Observer(calibrated("classic")).read(synthetic.render(scene, size=SIZE, conditions=conditions).frame)
+    assert reading.status is ReadStatus.MOVING
+    assert f"board's {edge} edge" in reading.message
