@@ -224,23 +224,29 @@ _SAME_LEADER = 4.0  # grey levels: mean change of a leader's close-up that is on
 def _reaching_in(unsure: tuple[int, ...], tall: frozenset[int] = frozenset()) -> tuple[int, ...]:
     """The unreadable squares that form a patch coming in from the grid's edge, as an arm does:
     two or more joined squares, one of them on the edge (squares under a monument left out)."""
-    left = set(unsure) - tall
     found: set[int] = set()
+    for group in _joined(set(unsure) - tall):
+        on_edge = any(c // COLUMNS in (0, ROWS - 1) or c % COLUMNS in (0, COLUMNS - 1) for c in group)
+        if len(group) >= 2 and on_edge:
+            found |= group
+    return tuple(sorted(found))
+
+
+def _joined(squares: set[int]) -> list[set[int]]:
+    """The squares in groups joined side by side."""
+    left, groups = set(squares), []
     while left:
-        group, todo = set(), [left.pop()]
+        group, todo = set(), [min(left)]
         while todo:
             cell = todo.pop()
             group.add(cell)
             row, col = divmod(cell, COLUMNS)
             for r, c in ((row - 1, col), (row + 1, col), (row, col - 1), (row, col + 1)):
-                neighbour = r * COLUMNS + c
-                if 0 <= r < ROWS and 0 <= c < COLUMNS and neighbour in left:
-                    left.discard(neighbour)
-                    todo.append(neighbour)
-        on_edge = any(c // COLUMNS in (0, ROWS - 1) or c % COLUMNS in (0, COLUMNS - 1) for c in group)
-        if len(group) >= 2 and on_edge:
-            found |= group
-    return tuple(sorted(found))
+                if 0 <= r < ROWS and 0 <= c < COLUMNS and r * COLUMNS + c in left - group:
+                    todo.append(r * COLUMNS + c)
+        left -= group
+        groups.append(group)
+    return groups
 
 
 # Blue tiles go on the river, every other tile and every leader on land; the board's river is printed.
@@ -255,18 +261,8 @@ def _monument_blocks(monument: list[bool]) -> list[tuple[int, int, int, int]]:
     """The monuments a board's monument squares make: each piece covers a 2×2 block of its own.
     Squares that no such set of blocks covers exactly, and every monument square joined to them,
     belong to none: a sleeve or hand read as a monument spreads over a shape no pieces make."""
-    left = {c for c in range(CELLS) if monument[c]}
     blocks: list[tuple[int, int, int, int]] = []
-    while left:
-        group, todo = set(), [min(left)]
-        while todo:  # the monument squares joined to each other, side by side
-            cell = todo.pop()
-            group.add(cell)
-            row, col = divmod(cell, COLUMNS)
-            for r, c in ((row - 1, col), (row + 1, col), (row, col - 1), (row, col + 1)):
-                if 0 <= r < ROWS and 0 <= c < COLUMNS and r * COLUMNS + c in left - group:
-                    todo.append(r * COLUMNS + c)
-        left -= group
+    for group in _joined({c for c in range(CELLS) if monument[c]}):
         # In reading order, the first square not yet covered can only be a block's top-left one,
         # so the covering, if there is one, is found in one pass and is the only one.
         found, uncovered = [], set(group)
