@@ -19,6 +19,7 @@ os.environ.setdefault("OMP_NUM_THREADS", "1")
 import argparse
 import json
 import random
+import re
 import statistics
 import sys
 import time
@@ -99,7 +100,8 @@ class Tally:
     def add(self, truth: Scene, reading: BoardReading) -> None:
         self.boards += 1
         if not reading.ok:
-            self.unread[reading.message.split(":")[0]] += 1
+            reason = reading.message.split(":")[0]  # the kind of refusal, not which edge or marker
+            self.unread[re.sub(r"board's .* edge", "board's edge", re.sub(r"the .* marker", "a marker", reason))] += 1
             return
         errors = 0
         for real, seen in zip(truth.cells, reading.cells, strict=True):
