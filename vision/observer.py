@@ -286,7 +286,8 @@ _NAMED_QUARTERS = 2
 def _only_what_can_be(cells: tuple[CellReading, ...], board: str) -> tuple[CellReading, ...]:
     """Readings no board can show become unknown: a blue tile or bare river on land, a leader, any
     other tile or bare land on the river, monument squares that 2×2 pieces cannot cover
-    exactly or whose colours too few quarters show, a treasure away from the printed start squares
+    exactly or whose colours too few quarters show (and a square those make three quarters of a
+    block with), a treasure away from the printed start squares
     (treasures never move). A monument's colours stand only where its four quarters agree."""
     blocks = [
         block
@@ -294,6 +295,15 @@ def _only_what_can_be(cells: tuple[CellReading, ...], board: str) -> tuple[CellR
         if sum(cells[c].monument is not None for c in block) >= _NAMED_QUARTERS
     ]
     whole = {c for block in blocks for c in block}
+    # Three quarters of a monument no whole piece explains: the fourth square is as doubtful.
+    stray = {c for c, cell in enumerate(cells) if cell.cls is CellClass.MONUMENT and c not in whole}
+    beside = {
+        c
+        for top in range(CELLS - COLUMNS - 1)
+        if top % COLUMNS < COLUMNS - 1
+        and len(stray & (quad := {top, top + 1, top + COLUMNS, top + COLUMNS + 1})) == 3
+        for c in quad - stray
+    }
     # One piece covers the four squares: its colours are named only when all four quarters agree.
     named: dict[int, tuple[str, str] | None] = {}
     for block in blocks:
@@ -304,6 +314,7 @@ def _only_what_can_be(cells: tuple[CellReading, ...], board: str) -> tuple[CellR
     return tuple(
         CellReading(CellClass.UNKNOWN, 0.0)
         if (cell.cls is CellClass.MONUMENT and i not in whole)
+        or i in beside
         or (cell.cls is CellClass.TREASURE and i not in starts)
         or (cell.cls in _ON_LAND if i in rivers else cell.cls in _ON_RIVER)
         else replace(cell, monument=named[i])

@@ -255,6 +255,16 @@ def test_monument_squares_stand_only_where_whole_pieces_cover_them_exactly() -> 
     beside = {66, 67, 82, 83, 160}  # a whole piece and, far off, one stray square
     assert read(beside) == {66, 67, 82, 83}
     assert read({66, 67, 82, 83}, named=None) == set()  # no quarter shows a monument's colours: a hand?
+    cells = [CellReading(CellClass.MONUMENT, 0.9, None, ("red", "blue")) if c in (66, 67, 82) else bare[c]
+             for c in range(176)]
+    cells[83] = CellReading(CellClass.LEADER_RED, 0.6)  # the fourth quarter taken for a figure
+    checked = _only_what_can_be(tuple(cells), "standard")
+    assert {c for c in (66, 67, 82, 83) if checked[c].cls is CellClass.UNKNOWN} == {66, 67, 82, 83}
+    staggered_whole = {66, 67, 82, 83, 84, 85, 100, 101}  # two whole pieces, one a row lower
+    assert read(staggered_whole) == staggered_whole
+    assert _only_what_can_be(tuple(
+        CellReading(CellClass.MONUMENT, 0.9, None, ("red", "blue")) if c in staggered_whole else bare[c]
+        for c in range(176)), "standard")[68].cls is CellClass.EMPTY_LAND  # beside both: untouched
 
 
 def test_an_arm_is_a_patch_running_in_from_the_edge() -> None:
