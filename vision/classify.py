@@ -647,8 +647,8 @@ class Look(NamedTuple):
     """What the squares show, and where something may lie over the board."""
 
     cells: tuple[CellReading, ...]  # one reading per square, row-major
-    # Squares the first look could not read and that do not show the bare board's printed
-    # pattern either: where an arm reaching in may be, whatever the second look made of them.
+    # Squares the first look could not read, and the second neither read as a piece with
+    # confidence nor as the bare board's printed pattern: where an arm reaching in may be.
     obscured: tuple[int, ...]
 
 
@@ -765,8 +765,9 @@ def second_look(
     squares: Sequence[int],
     face_down: Collection[int] | None = None,
 ) -> list[Fit]:
-    """A closer look at squares the first one could not read: each example's own picture, as
-    the light on the square would show it, compared pixel by pixel with what the camera saw.
+    """A closer look at squares the first one could not read, or read with little to spare: each
+    example's own picture, as the light on the square would show it, compared pixel by pixel with
+    what the camera saw.
 
     The first look compares a few means, which a glare spot's clipped channels or a light a
     little off skew. Here a clipped pixel says only "at least this bright", which an example

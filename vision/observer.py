@@ -257,6 +257,16 @@ _ON_LAND = frozenset(
 )
 
 
+def _block(top: int) -> tuple[int, int, int, int] | None:
+    """The 2×2 block of squares whose top-left one is `top`, if the board has room for it."""
+    if top % COLUMNS == COLUMNS - 1 or top >= CELLS - COLUMNS:
+        return None
+    return (top, top + 1, top + COLUMNS, top + COLUMNS + 1)
+
+
+_QUADS = tuple(frozenset(block) for top in range(CELLS) if (block := _block(top)))
+
+
 def _monument_blocks(monument: list[bool]) -> list[tuple[int, int, int, int]]:
     """The monuments a board's monument squares make: each piece covers a 2×2 block of its own.
     Squares that no such set of blocks covers exactly, and every monument square joined to them,
@@ -267,9 +277,8 @@ def _monument_blocks(monument: list[bool]) -> list[tuple[int, int, int, int]]:
         # so the covering, if there is one, is found in one pass and is the only one.
         found, uncovered = [], set(group)
         while uncovered:
-            top = min(uncovered)
-            block = (top, top + 1, top + COLUMNS, top + COLUMNS + 1)
-            if top % COLUMNS == COLUMNS - 1 or not uncovered.issuperset(block):
+            block = _block(min(uncovered))
+            if block is None or not uncovered.issuperset(block):
                 break
             found.append(block)
             uncovered -= set(block)
@@ -297,13 +306,7 @@ def _only_what_can_be(cells: tuple[CellReading, ...], board: str) -> tuple[CellR
     whole = {c for block in blocks for c in block}
     # Three quarters of a monument no whole piece explains: the fourth square is as doubtful.
     stray = {c for c, cell in enumerate(cells) if cell.cls is CellClass.MONUMENT and c not in whole}
-    beside = {
-        c
-        for top in range(CELLS - COLUMNS - 1)
-        if top % COLUMNS < COLUMNS - 1
-        and len(stray & (quad := {top, top + 1, top + COLUMNS, top + COLUMNS + 1})) == 3
-        for c in quad - stray
-    }
+    beside = {c for quad in _QUADS if len(stray & quad) == 3 for c in quad - stray}
     # One piece covers the four squares: its colours are named only when all four quarters agree.
     named: dict[int, tuple[str, str] | None] = {}
     for block in blocks:
