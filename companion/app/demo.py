@@ -188,6 +188,13 @@ def answer(table: Table, controller: Controller) -> bool:
 # --- one game -------------------------------------------------------------------------------------
 
 
+def _brief(sight: Sight, controller: Controller) -> None:
+    """Tell the observer what the game knows of the board: where tall pieces stand, which squares
+    the players were excused, and where a face-down tile may lie."""
+    sight.tall, sight.excused = tall_squares(controller.state), controller.excused
+    sight.face_down = monument_squares(controller.state)
+
+
 def play(table: Table, controller: Controller, eyes: Eyes, screens_: Screens, stats: Stats,
          limit: int = 4000) -> None:
     """Play the table's game to its end through the camera and the companion."""
@@ -198,8 +205,7 @@ def play(table: Table, controller: Controller, eyes: Eyes, screens_: Screens, st
         move = table.step()
         if move.by_hand:
             controller.on_motion()
-            eyes.observer.tall, eyes.observer.excused = tall_squares(controller.state), controller.excused
-            eyes.observer.face_down = monument_squares(controller.state)
+            _brief(eyes.observer, controller)
             reading = eyes.look(table.board, hand=True)
             start = time.perf_counter()
             stats.note(table, reading)
@@ -236,8 +242,7 @@ def _settle(table: Table, controller: Controller, eyes: Eyes, screens_: Screens,
                 raise DemoError(f"the players cannot answer the {controller.screen().name!r} screen "
                                 f"({controller.moment})")
         elif controller.looking:
-            eyes.observer.tall, eyes.observer.excused = tall_squares(controller.state), controller.excused
-            eyes.observer.face_down = monument_squares(controller.state)
+            _brief(eyes.observer, controller)
             reading = eyes.again()
             stats.note(table, reading)
             controller.on_reading(reading)
