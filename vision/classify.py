@@ -315,6 +315,48 @@ def _follow(
 
 _SPOT_FLOOR = 8.0  # grey levels of glare below which a pixel tells nothing of a glare spot's shape
 _SPOT_PEAK = 25.0  # grey levels at its heart below which a glare spot is not worth modelling
+_SPOT_EVIDENCE = 1.0  # squares' worth of bare board under a glare that a spot's shape is read from
+_QUARTER = _LIGHT_PX // 2
+
+
+@functools.cache
+def _quarter_design() -> np.ndarray:
+    """Where each pixel of a quarter of a square lies across it, -0.5..0.5, as (pixels, 2)."""
+    centre = (np.arange(_QUARTER) + 0.5) / _QUARTER - 0.5
+    y, x = np.meshgrid(centre, centre, indexing="ij")
+    return np.stack([x.ravel(), y.ravel()], axis=1).astype(np.float32)
+
+
+def _glowing_quarters(seen: np.ndarray, shape: np.ndarray, brightness: np.ndarray) -> np.ndarray:
+    """Pixels (at _LIGHT_PX) of the quarters of squares that show the bare board under a glare:
+    each quarter its set-up self (`shape`) at a brightness near the one worked out for its
+    square, plus a glare changing linearly across the quarter. Beside a small glare spot no whole
+    square fits a linear glare, but their quarters do, and show the spot's shape."""
+    q, n = _QUARTER, CELLS * 4
+
+    def quarters(image: np.ndarray) -> np.ndarray:
+        return image.reshape(ROWS * 2, q, COLUMNS * 2, q, 3).transpose(0, 2, 1, 3, 4).reshape(n, q * q, 3)
+
+    looked, bare = quarters(seen), quarters(shape)
+    xy = np.broadcast_to(_quarter_design()[None, :, None, :], (n, q * q, 3, 2))
+    design = np.concatenate([bare[..., None], np.ones((n, q * q, 3, 1), np.float32), xy], axis=3).reshape(n, -1, 4)
+    target = looked.reshape(n, -1, 1)
+    usable = (target < _CLIPPED_SMALL).astype(np.float32)
+    design, target = design * usable, target * usable
+    normal = design.transpose(0, 2, 1) @ design + np.eye(4, dtype=np.float32) * 1e-3
+    fit = np.linalg.solve(normal, design.transpose(0, 2, 1) @ target)
+    count = usable.sum(axis=(1, 2))
+    residual = np.sqrt(((design @ fit - target) ** 2).sum(axis=(1, 2)) / np.maximum(count, 1.0))
+    misfit = residual / np.maximum(target.sum(axis=(1, 2)) / np.maximum(count, 1.0), 1.0)
+    share = fit[:, 0, 0] / np.maximum(np.repeat(np.repeat(brightness.reshape(ROWS, COLUMNS), 2, 0), 2, 1).ravel(), 1e-3)
+    glowing = (
+        (misfit < _BARE_MISFIT[0])
+        & (share > _BARE_GAIN[0])
+        & (share < _BARE_GAIN[1])
+        & (fit[:, 1, 0] > _SPOT_FLOOR)
+        & (count > 0.7 * usable.shape[1])
+    )
+    return np.kron(glowing.reshape(ROWS * 2, COLUMNS * 2).astype(np.float32), np.ones((q, q), np.float32))
 
 
 def _glare_spot(glare: np.ndarray, weight: np.ndarray) -> np.ndarray | None:
@@ -323,7 +365,7 @@ def _glare_spot(glare: np.ndarray, weight: np.ndarray) -> np.ndarray | None:
     None when there is no such spot."""
     px = _LIGHT_PX
     where = (weight > 0.5) & (glare > _SPOT_FLOOR)
-    if np.count_nonzero(where) < 3 * px * px:
+    if np.count_nonzero(where) < _SPOT_EVIDENCE * px * px:
         return None
     rows, cols = np.indices(glare.shape, dtype=np.float32)
     x, y = (cols + 0.5) / px, (rows + 0.5) / px  # in squares
@@ -366,6 +408,7 @@ def undo_light(top_down: np.ndarray, board: np.ndarray, lit: Light) -> Undone:
     inner = np.zeros((px, px), np.float32)
     inner[_EDGE_PX:-_EDGE_PX, _EDGE_PX:-_EDGE_PX] = 1.0
     weight = np.kron(bare.reshape(ROWS, COLUMNS).astype(np.float32), inner)
+    weight = np.maximum(weight, _glowing_quarters(seen, shape, lit.gain.mean(axis=1)))
     # The square's own estimate, spread smoothly over the picture, for where no bare board is near.
     per_square = np.concatenate([lit.gain.mean(axis=1, keepdims=True), lit.glare], axis=1).reshape(ROWS, COLUMNS, 2)
     a0, b0 = cv2.split(cv2.resize(per_square, size, interpolation=cv2.INTER_LINEAR))

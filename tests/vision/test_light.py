@@ -6,9 +6,9 @@ import cv2
 import numpy as np
 from conftest import SIZE, calibrated
 
-from vision import classify, rectify, synthetic
-from vision.reading import COLUMNS, ROWS
-from vision.synthetic import Conditions, Scene
+from vision import classify, geometry, rectify, synthetic
+from vision.reading import COLUMNS, ROWS, CellClass
+from vision.synthetic import CellTruth, Conditions, Scene
 
 
 def test_a_glare_spot_is_followed_over_a_hole_in_the_bare_board() -> None:
@@ -50,6 +50,36 @@ def test_a_glare_spot_over_pieces_is_undone() -> None:
     pixel_error = np.abs(rectify.cells(undone) - rectify.cells(truth))[glared].mean()
     square_error = np.abs(flat - rectify.cells(truth))[glared].mean()
     assert pixel_error < 0.5 * square_error
+
+
+def test_a_small_glare_spot_among_pieces_is_found_from_the_board_beside_it() -> None:
+    """A lamp's reflection little more than a square across, its heart on a piece and the squares
+    around it crowded: no square beside it is bare board under a light changing linearly across
+    it, yet quarters of them are, and show the spot's shape."""
+    calibration = calibrated("classic")
+    assert calibration.references is not None
+    row, col = 5, 9  # the square under the spot's heart
+    rivers = geometry.river_cells()
+    tiles = ("TILE_RED", "TILE_BLACK", "TILE_GREEN")
+    crowd = {
+        (r, c): CellTruth(CellClass.TILE_BLUE if r * COLUMNS + c in rivers else CellClass[tiles[(r + c) % 3]])
+        for r in range(row - 1, row + 2)
+        for c in range(col - 1, col + 2)
+        if (r - row, c - col) not in ((0, -1), (-1, 0))  # the squares left of it and above it bare
+    }
+    scene = Scene.setup().with_cells({r * COLUMNS + c: piece for (r, c), piece in crowd.items()})
+    x, y, w = np.linalg.inv(calibration.homography) @ np.array([col + 0.5, row + 0.5, 1.0])
+    glare = synthetic.Glare(x / w / SIZE[0], y / w / SIZE[1], 0.05, 0.6)
+    seen = synthetic.render(scene, size=SIZE, conditions=Conditions(glare=glare), seed=2).frame
+    clean = synthetic.render(scene, size=SIZE, seed=2).frame
+    top_down, truth = (rectify.rectify(f, calibration.homography) for f in (seen, clean))
+    added = (top_down.astype(np.float32) - truth).min(axis=2)  # the same on every channel, unless clipped
+    board = calibration.references.board
+    found = classify.undo_light(top_down, board, classify.light(top_down, board)).glare
+    px = rectify.PX_PER_SQUARE
+    heart = (slice(row * px, (row + 1) * px), slice(col * px, (col + 1) * px))
+    assert added[heart].max() > 100
+    assert np.abs(found[heart] - added[heart]).mean() < 0.15 * added[heart].max()
 
 
 def test_the_grid_is_cut_out_as_a_warp_would() -> None:

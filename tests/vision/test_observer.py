@@ -328,7 +328,7 @@ def test_a_bare_square_under_a_glare_spots_curved_edge_is_read_where_no_face_dow
     calibration = calibrated(style)
     assert calibration.references is not None
     unsure = {"not told": 0, "told": 0}
-    for seed in (5, 44, 47, 50):
+    for seed in (44, 98):
         rng = np.random.default_rng(seed)
         scene = _as_played(random_scene(rng))
         conditions = synthetic.random_conditions(rng, bump=False)
