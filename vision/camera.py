@@ -25,6 +25,7 @@ from vision.perturbations import Conditions
 from vision.synthetic import CameraPose, Scene, Shot
 
 SMALL_WIDTH = 320  # the motion check's frames: enough to see a hand, cheap on a Pi
+DARKER = 0.5  # share of the exposure of the second look at squares a glare dazzled
 IMAGE_SUFFIXES = (".png", ".jpg", ".jpeg", ".bmp", ".tif", ".tiff")
 
 
@@ -66,6 +67,11 @@ class Camera(abc.ABC):
     @abc.abstractmethod
     def capture_small(self) -> np.ndarray:
         """A small grayscale frame for the motion check: uint8, h×w."""
+
+    def capture_darker(self) -> np.ndarray | None:
+        """A full frame taken now at DARKER of the exposure, where a glare no longer saturates
+        the sensor; None from a camera whose exposure cannot be set (a recording, a webcam)."""
+        return None
 
     @abc.abstractmethod
     def close(self) -> None: ...
@@ -245,7 +251,7 @@ class SyntheticCamera(_Playback):
             self._moment = (position, shot)
         return self._moment[1]
 
-    def _render(self, position: int, size: tuple[int, int]) -> np.ndarray:
+    def _render(self, position: int, size: tuple[int, int], exposure: float = 1.0) -> np.ndarray:
         if self._unplugged:
             raise CameraError("The camera stopped sending pictures. Check its cable.")
         scene, conditions = self._shot(position)
@@ -254,13 +260,18 @@ class SyntheticCamera(_Playback):
             style=self.style,
             size=size,
             pose=self.pose,
-            conditions=conditions,
+            conditions=conditions if exposure == 1.0 else conditions.exposed(exposure),
             seed=self.seed + position,
         )
         return rendered.frame
 
     def _full(self, position: int) -> np.ndarray:
         return self._render(position, self.size)
+
+    def capture_darker(self) -> np.ndarray:
+        """The moment last captured, through DARKER of the exposure."""
+        self._check_started()
+        return self._render(max(self._position, 0), self.size, DARKER)
 
     def _small(self, position: int) -> np.ndarray:
         w, h = self.size
@@ -429,6 +440,38 @@ class PiCamera(Camera):
     def capture(self) -> np.ndarray:
         frame = self._grab("main")
         return np.ascontiguousarray(frame[..., :3])  # RGB888 is B, G, R in memory: already OpenCV's order
+
+    def capture_darker(self) -> np.ndarray | None:
+        """A full frame at DARKER of the locked exposure time (None before exposure is locked, or
+        if the sensor never takes it). The locked exposure is back before this returns: the motion
+        check would take the change of brightness for a hand."""
+        camera = self._require()
+        locked = int(self.locked.get("ExposureTime", 0))
+        if not locked:
+            return None
+        try:
+            camera.set_controls({"ExposureTime": max(1, round(locked * DARKER))})
+            frame = self._first_taken_at(max(1, round(locked * DARKER)), keep=True)
+            camera.set_controls({"ExposureTime": locked})
+            self._first_taken_at(locked, keep=False)
+        except (RuntimeError, OSError, TimeoutError) as error:
+            with contextlib.suppress(RuntimeError, OSError):
+                camera.set_controls({"ExposureTime": locked})
+            raise CameraError("The Raspberry Pi camera stopped sending pictures. Check its ribbon cable.") from error
+        return frame
+
+    def _first_taken_at(self, exposure: int, *, keep: bool) -> np.ndarray | None:
+        """Waits for the first frame taken at `exposure` (new controls reach the sensor a few frames
+        after they are set) and returns its full picture when `keep`."""
+        camera = self._require()
+        for _ in range(self.settle_frames):
+            if keep:
+                (frame,), metadata = self._wait(camera.capture_arrays(["main"], wait=False))
+            else:
+                frame, metadata = None, self._wait(camera.capture_metadata(wait=False))
+            if math.isclose(float(metadata.get("ExposureTime", 0)), exposure, rel_tol=0.1):
+                return None if frame is None else np.ascontiguousarray(frame[..., :3])
+        return None
 
     def capture_small(self) -> np.ndarray:
         yuv = self._grab("lores")

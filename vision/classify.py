@@ -693,6 +693,8 @@ class Look(NamedTuple):
     # Squares the first look could not read, and the second neither read as a piece with
     # confidence nor as the bare board's printed pattern: where an arm reaching in may be.
     obscured: tuple[int, ...]
+    # Squares where a glare saturated the sensor: a shorter exposure would show more of them.
+    dazzled: tuple[int, ...] = ()
 
 
 def classify(
@@ -718,8 +720,9 @@ def classify(
         for cell, reading in enumerate(first)
         if reading.cls is CellClass.UNKNOWN or reading.confidence < _SECOND_OPINION
     ]
+    dazzled = tuple(int(cell) for cell in np.flatnonzero(seen.washed > _DAZZLED))
     if not doubtful:
-        return Look(first, ())
+        return Look(first, (), dazzled)
     second = second_look(top_down, seen, references, doubtful, face_down)
     cells = list(first)
     obscured = []
@@ -729,7 +732,7 @@ def classify(
             cells[cell] = CellReading(fit.cls, fit.confidence, None, fit.monument)
         if unread and not (fit.misfit < _PATTERN_FIT if fit.cls in _BARE else fit.confidence >= min_confidence):
             obscured.append(cell)
-    return Look(tuple(cells), tuple(obscured))
+    return Look(tuple(cells), tuple(obscured), dazzled)
 
 
 def _first_look(seen: Seen, references: References, min_confidence: float) -> tuple[CellReading, ...]:
@@ -782,6 +785,7 @@ _GLARE_ROOM = (-25.0, 90.0)  # grey levels: ... and its glare (a glare spot's he
 _HOLD_SLOPE = 0.02  # as _HOLD_GLARE, for how fast the extra glare changes across the square
 _SECOND_OPINION = 0.9  # first-look confidence below which the second look checks the reading
 _BURNT_OUT = 0.7  # share of a square washed out beyond which no piece is named on it
+_BLIND = 0.95  # ... and beyond which not even the bare board is: too little of its pattern is left
 
 
 class Fit(NamedTuple):
@@ -914,6 +918,8 @@ def _verdict(
         familiar = 0.0
     if cls not in _BARE and washed > _BURNT_OUT:
         familiar = 0.0  # what is left to see of a piece at the square's edge may be a neighbour's
+    if washed > _BLIND:
+        familiar = 0.0  # every example bright enough fits a square burnt out all over
     monument = None
     if cls is CellClass.MONUMENT:
         each = np.full(len(references.classes), np.inf, np.float32)
@@ -925,6 +931,7 @@ def _verdict(
 _CLIPPED = 250  # a channel this bright is clipped: the sensor saw at least this much, maybe far more
 _GLARE_CLIPS = 30  # grey levels of glare beyond which a clipped channel says nothing of the piece
 _WASHED = 0.3  # share of a square washed out beyond which it cannot be read
+_DAZZLED = 0.05  # ... and beyond which a shorter exposure is worth a look
 _SURELY_BARE = 0.03  # a square this near its set-up self under a smooth light is that (pieces: > 0.035)
 _EMPTY_MISFIT = 0.07  # no bare square is further from its set-up self under a smooth light (measured: < 0.065)
 _MARGIN = 0.6  # how much further (as a share) the next class must be for full confidence

@@ -8,6 +8,7 @@ escapes: a camera that hands over garbage gets a BAD_FRAME reading, not a crash 
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from dataclasses import replace
 
 import numpy as np
@@ -111,11 +112,13 @@ class Observer:
         except CameraError as error:
             self.gate.reset()
             return BoardReading(ReadStatus.BAD_FRAME, time=now, message=str(error))
-        return self.read(frame)
+        return self.read(frame, darker=camera.capture_darker)
 
-    def read(self, frame: object) -> BoardReading:
+    def read(self, frame: object, darker: Callable[[], np.ndarray | None] | None = None) -> BoardReading:
         """Read a frame now, without waiting for stillness (still images, `companion read`).
-        A frame with something on the board's rim is refused: "something lies over the board's edge"."""
+        A frame with something on the board's rim is refused: "something lies over the board's edge".
+        darker: takes the same picture at a shorter exposure (`Camera.capture_darker`), asked for
+        when a glare saturated the sensor over squares that could not be read."""
         now = time.time()
         problem = frame_problem(frame)
         if problem is not None:
@@ -124,7 +127,7 @@ class Observer:
         if self.calibration is None or self.calibration.references is None:
             return BoardReading(ReadStatus.NOT_CALIBRATED, time=now, message="Calibrate the camera first.")
         try:
-            return self._read(frame, now)
+            return self._read(frame, now, darker)
         except Exception as error:  # the last line of defence: say what broke, never crash
             return BoardReading(ReadStatus.BAD_FRAME, time=now, message=f"The picture could not be read ({error}).")
 
@@ -140,7 +143,7 @@ class Observer:
         colours = gate.rim_colours(gate.small_image(frame), places)
         return gate.rim_sides(gate.rim_unlike(colours, self.calibration.rim, places))
 
-    def _read(self, frame: np.ndarray, now: float) -> BoardReading:
+    def _read(self, frame: np.ndarray, now: float, darker: Callable[[], np.ndarray | None] | None) -> BoardReading:
         assert self.calibration is not None and self.calibration.references is not None
         size = (frame.shape[1], frame.shape[0])
         calibration = self.calibration.resized(size)
@@ -193,6 +196,9 @@ class Observer:
                 message="Something reaches in over the edge of the board: a hand?",
                 low_confidence=arm,
             )
+        if darker is not None and set(unsure) & set(look.dazzled):
+            cells = self._darker_look(darker, cells, unsure, now)
+            unsure = tuple(i for i, cell in enumerate(cells) if cell.cls is CellClass.UNKNOWN)
         message = alignment.message
         if unsure:
             message = f"{len(unsure)} square(s) could not be read with confidence. {message}".strip()
@@ -204,6 +210,29 @@ class Observer:
             message=message,
             low_confidence=unsure,
         )
+
+    def _darker_look(
+        self,
+        darker: Callable[[], np.ndarray | None],
+        cells: tuple[CellReading, ...],
+        unsure: tuple[int, ...],
+        now: float,
+    ) -> tuple[CellReading, ...]:
+        """The squares a glare made unreadable, read again from a shorter exposure, where the
+        glare no longer saturates the sensor. Whatever goes wrong with that picture (the camera
+        cannot take it, a hand came in), the first reading stands."""
+        try:
+            frame = darker()
+        except CameraError:
+            return cells
+        if frame is None or frame_problem(frame) is not None:
+            return cells
+        again = self._read(frame, now, None)
+        if not again.ok:
+            return cells
+        assert self.calibration is not None
+        seen = tuple(again.cells[i] if i in unsure else cell for i, cell in enumerate(cells))
+        return _only_what_can_be(seen, self.calibration.board)
 
     def _dynasty(self, frame: np.ndarray, homography: np.ndarray, cell: int, cls: CellClass) -> str | None:
         """The dynasty of the leader on a square: looked at closely once, then remembered while the

@@ -8,7 +8,7 @@ costs a handful of milliseconds; sensor noise comes from a cached bank with a se
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import lru_cache
 
 import cv2
@@ -76,6 +76,12 @@ class Conditions:
     board_rotation_deg: float = 0.0  # ... and turned
     piece_jitter: float = 0.0  # pieces put down off-centre by up to this share of a square
     notes: tuple[str, ...] = field(default=(), compare=False)  # what random_conditions chose, for reports
+
+    def exposed(self, share: float) -> Conditions:
+        """The same table seen through `share` of the exposure: the light, glare included, that
+        much weaker (the sensor's noise stays as it is)."""
+        glare = None if self.glare is None else replace(self.glare, strength=self.glare.strength * share)
+        return replace(self, exposure=self.exposure * share, glare=glare)
 
 
 # --- Hands. -------------------------------------------------------------------------------------

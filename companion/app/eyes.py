@@ -9,7 +9,7 @@ rendering. Between looks the lamp may change colour and brightness.
 from __future__ import annotations
 
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import replace
 
 import numpy as np
@@ -38,6 +38,22 @@ def synthetic_calibration(pose: synthetic.CameraPose, size: tuple[int, int], *, 
     pieces = Scene.setup(board).with_cells({c: CellTruth(p.cls, p.dynasty, p.monument) for c, p in layout.items()})
     shown = synthetic.render(pieces, style=style, size=size, pose=pose, seed=seed + 1)
     return calib.calibrate(setup.frame, [(shown.frame, layout)], board)
+
+
+class Rendering:
+    """A capture the simulation renders on demand: its time is the simulation's, not the
+    companion's, and is kept apart (`seconds`)."""
+
+    def __init__(self, capture: Callable[[], np.ndarray | None]) -> None:
+        self.capture = capture
+        self.seconds = 0.0
+
+    def __call__(self) -> np.ndarray | None:
+        start = time.perf_counter()
+        try:
+            return self.capture()
+        finally:
+            self.seconds += time.perf_counter() - start
 
 
 class CameraEyes:
@@ -80,9 +96,10 @@ class CameraEyes:
                 continue
             spent = time.perf_counter() - start
             frame = self.camera.capture()
+            darker = Rendering(self.camera.capture_darker)
             start = time.perf_counter()
-            reading = self.observer.read(frame)
-            self.read_ms = (spent + time.perf_counter() - start) * 1000
+            reading = self.observer.read(frame, darker=darker)
+            self.read_ms = (spent + time.perf_counter() - start - darker.seconds) * 1000
             if reading.status is not ReadStatus.MOVING or reading.low_confidence:
                 return reading  # read, or a patch at the edge the players may be asked about
         return BoardReading(ReadStatus.MOVING, message="The board never stood still.")

@@ -143,7 +143,7 @@ def read_when_still(camera: Camera, observer: Observer, *, again: bool) -> tuple
     gate = observer.gate.update(camera.capture_small())
     if not gate.still or not again:
         return gate.still, None
-    return True, observer.read(camera.capture())
+    return True, observer.read(camera.capture(), darker=camera.capture_darker)
 
 
 @dataclass

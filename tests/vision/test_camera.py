@@ -21,7 +21,7 @@ from vision.camera import (
     small_gray,
 )
 from vision.reading import CellClass
-from vision.synthetic import CellTruth, Conditions, Scene, render
+from vision.synthetic import CellTruth, Conditions, Glare, Scene, render
 
 # --- PiCamera against a fake picamera2 ------------------------------------------------------------
 
@@ -62,6 +62,10 @@ class FakePicamera2:
         self.metadata_reads = 0
         self.camera_controls = {"ExposureTime": (1, 1000000, 0), "AnalogueGain": (1.0, 22.0, 1.0)}
         self.broken = FakePicamera2.stalled
+        # Once locked, the exposure a frame was taken at; new controls reach the sensor LAG frames late.
+        self.exposure: int | None = None
+        self.locked_exposure: int | None = None
+        self.pending: list[list[int]] = []
         FakePicamera2.instances.append(self)
 
     @property
@@ -86,28 +90,56 @@ class FakePicamera2:
             raise TimeoutError
         return job()
 
+    LAG = 2
+
     def capture_metadata(self, wait=None):
         assert wait is False
         assert "start" in self.calls, "metadata only flows once the camera runs"
         self.calls.append("capture_metadata")
         self.metadata_reads += 1
-        result = next(self.metadata)
+        result = next(self.metadata) if self.exposure is None else self._frame()
         return lambda: result
+
+    def _frame(self) -> dict:
+        """One more frame from the sensor: controls set LAG frames ago now apply."""
+        for change in self.pending:
+            change[0] -= 1
+        for _, value in [c for c in self.pending if c[0] <= 0]:
+            self.exposure = value
+        self.pending = [c for c in self.pending if c[0] > 0]
+        return {"ExposureTime": self.exposure}
 
     def set_controls(self, controls: dict) -> None:
         self.calls.append("set_controls")
         self.controls_set.append(controls)
+        if "ExposureTime" in controls:
+            if self.exposure is None:  # the lock: the settled exposure stays as it is
+                self.exposure = self.locked_exposure = controls["ExposureTime"]
+            else:
+                self.pending.append([self.LAG, controls["ExposureTime"]])
 
     def capture_array(self, name: str = "main", wait=None):
         assert wait is False
         return lambda: self._array(name)
 
+    def capture_arrays(self, names: list[str], wait=None):
+        assert wait is False
+
+        def job():
+            if self.broken:
+                raise TimeoutError
+            metadata = self._frame()
+            return [self._array(name) for name in names], metadata
+
+        return job
+
     def _array(self, name: str) -> np.ndarray:
         assert self.config is not None
         w, h = self.config[name]["size"]
-        if name == "main":  # RGB888: bytes B, G, R — a blue-ish frame
+        if name == "main":  # RGB888: bytes B, G, R — a blue-ish frame, as bright as it was exposed
+            share = 1.0 if self.exposure is None or not self.locked_exposure else self.exposure / self.locked_exposure
             frame = np.zeros((h, w, 3), np.uint8)
-            frame[...] = (200, 100, 50)
+            frame[...] = np.round(np.array((200, 100, 50)) * share)
             return frame
         stride = w + 64  # YUV420 rows are padded to the stride; chroma follows the luminance rows
         yuv = np.full((h * 3 // 2, stride), 128, np.uint8)
@@ -168,6 +200,26 @@ def test_pi_camera_locks_exposure_and_white_balance_once_settled(fake_picamera2)
         assert locked["AeEnable"] is False and locked["AwbEnable"] is False
         assert locked["ExposureTime"] == 24080 and locked["AnalogueGain"] == 1.5
         assert locked["ColourGains"] == (1.87, 1.88)
+
+
+def test_pi_camera_takes_a_darker_frame_then_goes_back_to_the_locked_exposure(fake_picamera2):
+    with PiCamera() as camera:
+        fake = fake_picamera2.instances[0]
+        darker = camera.capture_darker()
+        assert darker is not None and darker.shape == (1520, 2028, 3)
+        assert tuple(darker[0, 0]) == (100, 50, 25)  # the first frame taken at half the exposure
+        assert fake.controls_set[-2:] == [{"ExposureTime": 12040}, {"ExposureTime": 24080}]
+        assert fake.exposure == 24080 and not fake.pending  # back before the motion check looks again
+        assert tuple(camera.capture()[0, 0]) == (200, 100, 50)
+
+
+def test_pi_camera_that_stops_while_taking_the_darker_frame_says_so(fake_picamera2):
+    with PiCamera() as camera:
+        fake = fake_picamera2.instances[0]
+        fake.broken = True
+        with pytest.raises(CameraError, match="stopped sending pictures"):
+            camera.capture_darker()
+        assert fake.controls_set[-1] == {"ExposureTime": 24080}  # the lock is asked back all the same
 
 
 def test_pi_camera_module_3_gets_its_lens_fixed(fake_picamera2):
@@ -288,6 +340,22 @@ def test_synthetic_camera_follows_lamp_changes_and_can_be_unplugged():
         camera.unplug()
         with pytest.raises(CameraError, match="stopped sending pictures"):
             camera.capture_small()
+
+
+def test_synthetic_camera_takes_the_same_moment_darker_and_recordings_cannot(tmp_path):
+    glare = Glare(0.5, 0.5, 0.1, 1.0)
+    with SyntheticCamera(size=SIZE, conditions=Conditions(glare=glare)) as camera:
+        camera.capture_small()
+        full = camera.capture().astype(np.float32)
+        darker = camera.capture_darker().astype(np.float32)
+    h, w = full.shape[:2]
+    heart, edge = (slice(h // 2 - 5, h // 2 + 5), slice(w // 2 - 5, w // 2 + 5)), (slice(0, h // 8), slice(0, w // 8))
+    assert full[heart].min() == 255 and darker[heart].max() < 250  # the glare no longer saturates
+    assert abs(darker[edge].mean() / full[edge].mean() - 0.5) < 0.03
+    _recorded(tmp_path)
+    with FolderCamera(tmp_path) as recording:
+        recording.capture()
+        assert recording.capture_darker() is None  # a recording's exposure was what it was
 
 
 def _write_video(path: Path, frames: list[np.ndarray]) -> bool:
