@@ -321,12 +321,30 @@ def _monument_blocks(monument: list[bool]) -> list[tuple[int, int, int, int]]:
 _NAMED_QUARTERS = 2
 
 
+def _fourth_quarters(cells: tuple[CellReading, ...]) -> tuple[CellReading, ...]:
+    """A monument three of whose quarters are read, with the same colours named on at least
+    _NAMED_QUARTERS of them, stands whole: its fourth quarter, unread, is that monument's too (a
+    tall piece leaning out at the rim of the picture may show one quarter too little to be sure of)."""
+    filled = list(cells)
+    for quad in _QUADS:
+        read = [c for c in quad if cells[c].cls is CellClass.MONUMENT]
+        unread = [c for c in quad if cells[c].cls is CellClass.UNKNOWN]
+        names = {cells[c].monument for c in read} - {None}
+        named = sum(cells[c].monument is not None for c in read)
+        if len(read) == 3 and len(unread) == 1 and len(names) == 1 and named >= _NAMED_QUARTERS:
+            confidence = min(cells[c].confidence for c in read)
+            filled[unread[0]] = CellReading(CellClass.MONUMENT, confidence, None, names.pop())
+    return tuple(filled)
+
+
 def _only_what_can_be(cells: tuple[CellReading, ...], board: str) -> tuple[CellReading, ...]:
     """Readings no board can show become unknown: a blue tile or bare river on land, a leader, any
     other tile or bare land on the river, monument squares that 2×2 pieces cannot cover
     exactly or whose colours too few quarters show (and a square those make three quarters of a
     block with), a treasure away from the printed start squares
-    (treasures never move). A monument's colours stand only where its four quarters agree."""
+    (treasures never move). A monument's colours stand only where its four quarters agree; one
+    whose fourth quarter alone is unread stands whole (`_fourth_quarters`)."""
+    cells = _fourth_quarters(cells)
     blocks = [
         block
         for block in _monument_blocks([cell.cls is CellClass.MONUMENT for cell in cells])

@@ -270,6 +270,37 @@ def test_monument_squares_stand_only_where_whole_pieces_cover_them_exactly() -> 
         for c in range(176)), "standard")[68].cls is CellClass.EMPTY_LAND  # beside both: untouched
 
 
+def test_a_monument_whose_fourth_quarter_alone_is_unread_stands_whole() -> None:
+    """A tall piece at the rim of the picture leans out: one quarter may fit no example well
+    enough. Three quarters read, two of them naming the same colours, make the whole piece."""
+    from vision import geometry
+    from vision.observer import _only_what_can_be
+    from vision.reading import CellReading
+
+    rivers = geometry.river_cells()
+    bare = [CellReading(CellClass.EMPTY_RIVER if c in rivers else CellClass.EMPTY_LAND, 1.0) for c in range(176)]
+    unread = CellReading(CellClass.UNKNOWN, 0.3)
+
+    def read(named: dict[int, tuple[str, str] | None], fourth: CellReading = unread) -> list[CellReading]:
+        cells = [CellReading(CellClass.MONUMENT, 0.8, None, named[c]) if c in named else bare[c] for c in range(176)]
+        cells[83] = fourth
+        checked = _only_what_can_be(tuple(cells), "standard")
+        return [checked[c] for c in (66, 67, 82, 83)]
+
+    red_blue = ("red", "blue")
+    whole = read({66: red_blue, 67: red_blue, 82: red_blue})
+    assert [c.cls for c in whole] == [CellClass.MONUMENT] * 4 and {c.monument for c in whole} == {red_blue}
+    assert whole[3].confidence == 0.8
+    unnamed = read({66: red_blue, 67: red_blue, 82: None})  # whole, its colours not sure
+    assert [c.cls for c in unnamed] == [CellClass.MONUMENT] * 4 and {c.monument for c in unnamed} == {None}
+    # Only one quarter names the colours, or two name different ones: no whole piece is known.
+    for named in ({66: red_blue, 67: None, 82: None}, {66: red_blue, 67: ("green", "black"), 82: None}):
+        assert {c.cls for c in read(named)} == {CellClass.UNKNOWN}
+    # A fourth quarter read as something else is not filled in: the three are as doubtful.
+    figure = read({66: red_blue, 67: red_blue, 82: red_blue}, CellReading(CellClass.LEADER_RED, 0.6))
+    assert {c.cls for c in figure} == {CellClass.UNKNOWN}
+
+
 def test_an_arm_is_a_patch_running_in_from_the_edge() -> None:
     from vision.observer import _reaching_in
 
