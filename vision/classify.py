@@ -470,6 +470,18 @@ class References:
         return _coarse(self.looks)
 
     @functools.cached_property
+    def leader_colours(self) -> dict[CellClass, np.ndarray]:
+        """The middle colour (BGR) of each leader colour's examples, the median over them."""
+        middle = slice(PX_PER_SQUARE // 4, PX_PER_SQUARE - PX_PER_SQUARE // 4)
+        colours = {}
+        for cls in CellClass:
+            rows = [i for i, c in enumerate(self.classes) if c is cls]
+            if cls.name.startswith("LEADER_") and rows:
+                looks = self.looks[rows][:, middle, middle].reshape(len(rows), -1, 3).astype(np.float32)
+                colours[cls] = np.median(looks.mean(axis=1), axis=0)
+        return colours
+
+    @functools.cached_property
     def coarse_board(self) -> np.ndarray:
         """Every square of the set-up board at the second look's size (CELLS × LOOK_PX² · 3)."""
         return _coarse(cells(self.board, PX_PER_SQUARE))
@@ -840,8 +852,37 @@ def second_look(
         labels = np.concatenate([references.class_codes[rows], [_CLASSES.index(setup)]])
         loss = _fit_loss(looks * gain[k], target[k], exact[k])
         pattern_fit = _PATTERN_FIT if face_down is None or cell in face_down else _BARE_FIT
-        fits.append(_verdict(loss, labels, rows, references, float(seen.washed[cell]), pattern_fit))
+        fit = _verdict(loss, labels, rows, references, float(seen.washed[cell]), pattern_fit)
+        if fit.cls in _LEADERS and fit.confidence > 0:
+            fit = _colour_check(fit, raw[k], float(brightness[k].mean()), seen.tint, references)
+        fits.append(fit)
     return fits
+
+
+_LEADERS = tuple(cls for cls in CellClass if cls.name.startswith("LEADER_"))
+_FIGURE = slice(PX_PER_SQUARE // 4, PX_PER_SQUARE - PX_PER_SQUARE // 4)  # a leader's middle: the figure
+
+
+def _channel_steps(colour: np.ndarray) -> np.ndarray:
+    """Blue less green and green less red: what a white glare, added to every channel, leaves."""
+    steps: np.ndarray = np.stack([colour[..., 0] - colour[..., 1], colour[..., 1] - colour[..., 2]], axis=-1)
+    return steps
+
+
+def _colour_check(fit: Fit, patch: np.ndarray, brightness: float, tint: np.ndarray, references: References) -> Fit:
+    """A leader's colour, told apart from the other colours by its middle alone. The pixel fit
+    weighs the figure's outline as much as its colour, and a figure turned and leaning as no
+    example was can fit another colour's example better; a glare, which adds the same to every
+    channel, leaves the steps between channels as they were. A figure whose steps are nearer
+    another coloured leader's is not named (black is no check: a shadow darkens every figure)."""
+    seen = _channel_steps(patch[_FIGURE, _FIGURE].reshape(-1, 3).astype(np.float32).mean(axis=0))
+    expected = {
+        cls: _channel_steps(brightness * tint * colour) for cls, colour in references.leader_colours.items()
+    }
+    nearest = min(expected, key=lambda cls: float(np.sum((seen - expected[cls]) ** 2)))
+    if nearest is fit.cls or nearest is CellClass.LEADER_BLACK:
+        return fit
+    return fit._replace(confidence=0.0)
 
 
 @functools.cache

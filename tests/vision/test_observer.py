@@ -391,6 +391,22 @@ def test_the_darker_picture_is_asked_for_only_when_a_glare_dazzled_the_camera() 
     assert asked == ["asked"]
 
 
+def test_a_leader_is_not_named_a_colour_its_middle_does_not_show(style: str) -> None:
+    """The second look's pixel fit may take a figure turned and leaning as no example was for
+    another colour's; the steps between its middle's channels, which a white glare leaves as they
+    were, must agree."""
+    references = calibrated(style).references
+    assert references is not None
+    blue = references.looks[references.classes.index(CellClass.LEADER_BLUE)].astype(np.float32)
+    for glare in (0.0, 60.0):
+        patch = np.clip(blue + glare, 0, 255)
+        colours = ((CellClass.LEADER_BLUE, True), (CellClass.LEADER_GREEN, False), (CellClass.LEADER_RED, False))
+        for named, kept in colours:
+            fit = classify.Fit(named, 0.9, 1.0)
+            checked = classify._colour_check(fit, patch, 1.0, np.ones(3, np.float32), references)
+            assert checked == (fit if kept else fit._replace(confidence=0.0))
+
+
 def test_a_hand_held_still_in_a_glare_is_never_read(style: str) -> None:
     """The second look may make something of a square under a hand: a hand held still under a
     glare is refused all the same."""
