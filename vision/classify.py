@@ -765,8 +765,13 @@ def _first_look(seen: Seen, references: References, min_confidence: float) -> tu
             # Bare board has its printed pattern; a pale piece in a glare spot has only its colour.
             # (A temple's square was not bare at set-up: its pattern is not known.)
             confidence[cell] = 0.0
-        if seen.washed[cell] > _WASHED and not (bare and seen.misfit[cell] < _BARE_MISFIT[1]):
-            confidence[cell] = 0.0  # a glare has burnt the colours out: nothing there can be read
+        if seen.washed[cell] > _WASHED and not (
+            bare and references.setup[cell] is cls and seen.misfit[cell] < _BARE_MISFIT[1]
+        ):
+            # A glare has burnt the colours out: nothing there can be read, unless the square still
+            # shows its set-up self's printed pattern (the misfit compares with that: a temple
+            # square's set-up self holds its treasure, so there it says nothing of bare land).
+            confidence[cell] = 0.0
         if confidence[cell] < min_confidence:
             readings.append(CellReading(CellClass.UNKNOWN, float(confidence[cell])))
             continue

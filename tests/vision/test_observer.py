@@ -407,6 +407,32 @@ def test_a_leader_is_not_named_a_colour_its_middle_does_not_show(style: str) -> 
             assert checked == (fit if kept else fit._replace(confidence=0.0))
 
 
+def test_a_treasure_in_a_glare_is_not_read_as_its_bare_temple_square() -> None:
+    """Under a glare the first look trusts bare board only where the square still shows its set-up
+    self's printed pattern; a temple's set-up self holds its treasure."""
+    from vision import geometry
+
+    calibration = calibrated("classic")
+    references = calibration.references
+    assert references is not None
+    frame = synthetic.render(Scene.setup(), size=SIZE, seed=3).frame
+    seen = classify.distances(rectify.rectify(frame, calibration.homography), references)
+    temple = min(geometry.start_temple_cells())
+    land = next(c for c in range(176) if references.setup[c] is CellClass.EMPTY_LAND)
+    bare_land = references.classes.index(CellClass.EMPTY_LAND)
+    nearest, washed, misfit = seen.nearest.copy(), seen.washed.copy(), seen.misfit.copy()
+    by_class = seen.by_class.copy()
+    land_column = list(references.class_starts).index(bare_land)
+    for cell in (temple, land):  # burnt out mostly, yet what is left fits the set-up picture closely
+        nearest[cell], washed[cell], misfit[cell] = bare_land, 0.8, 0.02
+        by_class[cell] = 10.0
+        by_class[cell, land_column] = 4.0
+    glared = seen._replace(nearest=nearest, washed=washed, misfit=misfit, by_class=by_class)
+    first = classify._first_look(glared, references, classify.MIN_CONFIDENCE)
+    assert first[temple].cls is CellClass.UNKNOWN
+    assert first[land].cls is CellClass.EMPTY_LAND
+
+
 def test_a_hand_held_still_in_a_glare_is_never_read(style: str) -> None:
     """The second look may make something of a square under a hand: a hand held still under a
     glare is refused all the same."""
