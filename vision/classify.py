@@ -748,6 +748,7 @@ def classify(
 
 
 def _first_look(seen: Seen, references: References, min_confidence: float) -> tuple[CellReading, ...]:
+    glare = cells(seen.undone.glare[..., None], PX_PER_SQUARE).reshape(CELLS, -1).max(axis=1)
     two = (
         np.partition(seen.by_class, 1, axis=1)[:, :2]
         if seen.by_class.shape[1] > 1
@@ -764,6 +765,10 @@ def _first_look(seen: Seen, references: References, min_confidence: float) -> tu
         if bare and references.setup[cell] is cls and seen.misfit[cell] > _EMPTY_MISFIT:
             # Bare board has its printed pattern; a pale piece in a glare spot has only its colour.
             # (A temple's square was not bare at set-up: its pattern is not known.)
+            confidence[cell] = 0.0
+        if bare and seen.misfit[cell] > _SURELY_BARE and glare[cell] > _GLARE_DOUBT:
+            # Under a glare a pale piece comes near the glaring board; a glare spot missed or
+            # followed loosely leaves a bare square's pattern only roughly fitting: a closer look.
             confidence[cell] = 0.0
         if seen.washed[cell] > _WASHED and not (
             bare and references.setup[cell] is cls and seen.misfit[cell] < _BARE_MISFIT[1]
@@ -978,6 +983,7 @@ _CLIPPED = 250  # a channel this bright is clipped: the sensor saw at least this
 _GLARE_CLIPS = 30  # grey levels of glare beyond which a clipped channel says nothing of the piece
 _WASHED = 0.3  # share of a square washed out beyond which it cannot be read
 _DAZZLED = 0.05  # ... and beyond which a shorter exposure is worth a look
+_GLARE_DOUBT = 20.0  # grey levels of glare on a square beyond which bare board must show its pattern closely
 _SURELY_BARE = 0.03  # a square this near its set-up self under a smooth light is that (pieces: > 0.035)
 _EMPTY_MISFIT = 0.07  # no bare square is further from its set-up self under a smooth light (measured: < 0.065)
 _MARGIN = 0.6  # how much further (as a share) the next class must be for full confidence

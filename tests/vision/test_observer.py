@@ -433,6 +433,25 @@ def test_a_treasure_in_a_glare_is_not_read_as_its_bare_temple_square() -> None:
     assert first[land].cls is CellClass.EMPTY_LAND
 
 
+def test_bare_board_under_a_glare_must_show_its_pattern_closely_to_the_first_look() -> None:
+    """A pale piece under a glare the light missed comes near the glaring board; the first look
+    leaves a bare reading there to the second unless the printed pattern fits closely."""
+    calibration = calibrated("classic")
+    references = calibration.references
+    assert references is not None
+    frame = synthetic.render(Scene.setup(), size=SIZE, seed=3).frame
+    seen = classify.distances(rectify.rectify(frame, calibration.homography), references)
+    land = next(c for c in range(176) if references.setup[c] is CellClass.EMPTY_LAND)
+    misfit = seen.misfit.copy()
+    misfit[land] = 0.05  # a rough fit: above "surely bare", within what a bare square may show
+    px = rectify.PX_PER_SQUARE
+    for glare, read in ((0.0, CellClass.EMPTY_LAND), (40.0, CellClass.UNKNOWN)):
+        lit = seen.undone.glare.copy()
+        lit[(land // 16) * px : (land // 16 + 1) * px, (land % 16) * px : (land % 16 + 1) * px] = glare
+        glared = seen._replace(misfit=misfit, undone=seen.undone._replace(glare=lit))
+        assert classify._first_look(glared, references, classify.MIN_CONFIDENCE)[land].cls is read
+
+
 def test_a_hand_held_still_in_a_glare_is_never_read(style: str) -> None:
     """The second look may make something of a square under a hand: a hand held still under a
     glare is refused all the same."""
