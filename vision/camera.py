@@ -449,9 +449,10 @@ class PiCamera(Camera):
         locked = int(self.locked.get("ExposureTime", 0))
         if not locked:
             return None
+        short = max(1, round(locked * DARKER))
         try:
-            camera.set_controls({"ExposureTime": max(1, round(locked * DARKER))})
-            frame = self._first_taken_at(max(1, round(locked * DARKER)), keep=True)
+            camera.set_controls({"ExposureTime": short})
+            frame = self._first_taken_at(short, keep=True)
             camera.set_controls({"ExposureTime": locked})
             self._first_taken_at(locked, keep=False)
         except (RuntimeError, OSError, TimeoutError) as error:

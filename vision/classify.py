@@ -472,12 +472,11 @@ class References:
     @functools.cached_property
     def leader_colours(self) -> dict[CellClass, np.ndarray]:
         """The middle colour (BGR) of each leader colour's examples, the median over them."""
-        middle = slice(PX_PER_SQUARE // 4, PX_PER_SQUARE - PX_PER_SQUARE // 4)
         colours = {}
-        for cls in CellClass:
+        for cls in _LEADERS:
             rows = [i for i, c in enumerate(self.classes) if c is cls]
-            if cls.name.startswith("LEADER_") and rows:
-                looks = self.looks[rows][:, middle, middle].reshape(len(rows), -1, 3).astype(np.float32)
+            if rows:
+                looks = self.looks[rows][:, _FIGURE, _FIGURE].reshape(len(rows), -1, 3).astype(np.float32)
                 colours[cls] = np.median(looks.mean(axis=1), axis=0)
         return colours
 
