@@ -253,18 +253,24 @@ def _smooth_fit(top_down: np.ndarray, board: np.ndarray, tint: np.ndarray) -> tu
     design = np.concatenate(
         [shape[..., None], shape[..., None] * xy, np.ones((n, inner * inner, 3, 1), np.float32), xy], axis=3
     ).reshape(n, inner * inner * 3, 6)
-    target = seen.reshape(n, -1, 1)
-    # A clipped channel says only "at least this bright": it is left out of the fit.
+    fit, count, misfit = _least_squares(design, seen.reshape(n, -1, 1))
+    # Too little left unclipped to tell the board's pattern: not known to be bare.
+    misfit = np.where(count < 0.3 * inner * inner * 3, np.inf, misfit).astype(np.float32)
+    return fit[..., 0], misfit
+
+
+def _least_squares(design: np.ndarray, target: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Per patch, target ≈ design @ fit by least squares over the values not clipped (a clipped
+    channel says only "at least this bright"): the fit, how many values it used, and what it
+    leaves unexplained (rms, as a share of the patch's brightness)."""
     usable = (target < _CLIPPED_SMALL).astype(np.float32)
     design, target = design * usable, target * usable
-    normal = design.transpose(0, 2, 1) @ design + np.eye(6, dtype=np.float32) * 1e-3
-    fit = np.linalg.solve(normal, design.transpose(0, 2, 1) @ target)
-    count = usable.sum(axis=(1, 2))
+    normal = design.transpose(0, 2, 1) @ design + np.eye(design.shape[-1], dtype=np.float32) * 1e-3
+    fit: np.ndarray = np.linalg.solve(normal, design.transpose(0, 2, 1) @ target)
+    count: np.ndarray = usable.sum(axis=(1, 2))
     residual = np.sqrt(((design @ fit - target) ** 2).sum(axis=(1, 2)) / np.maximum(count, 1.0))
-    misfit = residual / np.maximum(target.sum(axis=(1, 2)) / np.maximum(count, 1.0), 1.0)
-    # Too little left unclipped to tell the board's pattern: not known to be bare.
-    misfit = np.where(count < 0.3 * usable.shape[1], np.inf, misfit).astype(np.float32)
-    return fit[..., 0], misfit
+    misfit: np.ndarray = residual / np.maximum(target.sum(axis=(1, 2)) / np.maximum(count, 1.0), 1.0)
+    return fit, count, misfit
 
 
 _NEAR = 0.35  # squares: the light is followed this closely where the bare board shows around a piece
@@ -340,21 +346,14 @@ def _glowing_quarters(seen: np.ndarray, shape: np.ndarray, brightness: np.ndarra
     looked, bare = quarters(seen), quarters(shape)
     xy = np.broadcast_to(_quarter_design()[None, :, None, :], (n, q * q, 3, 2))
     design = np.concatenate([bare[..., None], np.ones((n, q * q, 3, 1), np.float32), xy], axis=3).reshape(n, -1, 4)
-    target = looked.reshape(n, -1, 1)
-    usable = (target < _CLIPPED_SMALL).astype(np.float32)
-    design, target = design * usable, target * usable
-    normal = design.transpose(0, 2, 1) @ design + np.eye(4, dtype=np.float32) * 1e-3
-    fit = np.linalg.solve(normal, design.transpose(0, 2, 1) @ target)
-    count = usable.sum(axis=(1, 2))
-    residual = np.sqrt(((design @ fit - target) ** 2).sum(axis=(1, 2)) / np.maximum(count, 1.0))
-    misfit = residual / np.maximum(target.sum(axis=(1, 2)) / np.maximum(count, 1.0), 1.0)
+    fit, count, misfit = _least_squares(design, looked.reshape(n, -1, 1))
     share = fit[:, 0, 0] / np.maximum(np.repeat(np.repeat(brightness.reshape(ROWS, COLUMNS), 2, 0), 2, 1).ravel(), 1e-3)
     glowing = (
         (misfit < _BARE_MISFIT[0])
         & (share > _BARE_GAIN[0])
         & (share < _BARE_GAIN[1])
         & (fit[:, 1, 0] > _SPOT_FLOOR)
-        & (count > 0.7 * usable.shape[1])
+        & (count > 0.7 * q * q * 3)
     )
     return np.kron(glowing.reshape(ROWS * 2, COLUMNS * 2).astype(np.float32), np.ones((q, q), np.float32))
 
