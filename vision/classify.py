@@ -732,7 +732,7 @@ def classify(
     ]
     dazzled = tuple(int(cell) for cell in np.flatnonzero(seen.washed > _DAZZLED))
     if not doubtful:
-        return Look(first, (), dazzled)
+        return Look(_colours_checked(first, top_down, seen, references), (), dazzled)
     second = second_look(top_down, seen, references, doubtful, face_down)
     cells = list(first)
     obscured = []
@@ -742,7 +742,7 @@ def classify(
             cells[cell] = CellReading(fit.cls, fit.confidence, None, fit.monument)
         if unread and not (fit.misfit < _PATTERN_FIT if fit.cls in _BARE else fit.confidence >= min_confidence):
             obscured.append(cell)
-    return Look(tuple(cells), tuple(obscured), dazzled)
+    return Look(_colours_checked(tuple(cells), top_down, seen, references), tuple(obscured), dazzled)
 
 
 def _first_look(seen: Seen, references: References, min_confidence: float) -> tuple[CellReading, ...]:
@@ -860,14 +860,14 @@ def second_look(
         labels = np.concatenate([references.class_codes[rows], [_CLASSES.index(setup)]])
         loss = _fit_loss(looks * gain[k], target[k], exact[k])
         pattern_fit = _PATTERN_FIT if face_down is None or cell in face_down else _BARE_FIT
-        fit = _verdict(loss, labels, rows, references, float(seen.washed[cell]), pattern_fit)
-        if fit.cls in _LEADERS and fit.confidence > 0:
-            fit = _colour_check(fit, raw[k], float(brightness[k].mean()), seen.tint, references)
-        fits.append(fit)
+        fits.append(_verdict(loss, labels, rows, references, float(seen.washed[cell]), pattern_fit))
     return fits
 
 
 _LEADERS = tuple(cls for cls in CellClass if cls.name.startswith("LEADER_"))
+# A coloured figure shows at least this share of its colour's steps (measured on the bench's
+# figures: 0.24 at the least; black ones a third of blue's, so a shadowed blue one stays possible)
+_PALE = 0.2
 _FIGURE = slice(PX_PER_SQUARE // 4, PX_PER_SQUARE - PX_PER_SQUARE // 4)  # a leader's middle: the figure
 
 
@@ -877,20 +877,39 @@ def _channel_steps(colour: np.ndarray) -> np.ndarray:
     return steps
 
 
-def _colour_check(fit: Fit, patch: np.ndarray, brightness: float, tint: np.ndarray, references: References) -> Fit:
-    """A leader's colour, told apart from the other colours by its middle alone. The pixel fit
-    weighs the figure's outline as much as its colour, and a figure turned and leaning as no
-    example was can fit another colour's example better; a glare, which adds the same to every
-    channel, leaves the steps between channels as they were. A figure whose steps are nearer
-    another coloured leader's is not named (black is no check: a shadow darkens every figure)."""
-    seen = _channel_steps(patch[_FIGURE, _FIGURE].reshape(-1, 3).astype(np.float32).mean(axis=0))
+def _colours_checked(
+    readings: tuple[CellReading, ...], top_down: np.ndarray, seen: Seen, references: References
+) -> tuple[CellReading, ...]:
+    """Leaders, however read, named a colour only when their middle shows it: see `_colour_agrees`."""
+    leaders = [cell for cell, reading in enumerate(readings) if reading.cls in _LEADERS]
+    if not leaders:
+        return readings
+    middles = cells(top_down, PX_PER_SQUARE)[leaders][:, _FIGURE, _FIGURE].astype(np.float32)
+    brightness = cells(seen.undone.brightness[..., None], PX_PER_SQUARE)[leaders].mean(axis=(1, 2, 3))
+    checked = list(readings)
+    for middle, light, cell in zip(middles, brightness, leaders, strict=True):
+        if not _colour_agrees(readings[cell].cls, middle, float(light), seen.tint, references):
+            checked[cell] = CellReading(CellClass.UNKNOWN, 0.0)
+    return tuple(checked)
+
+
+def _colour_agrees(
+    cls: CellClass, middle: np.ndarray, brightness: float, tint: np.ndarray, references: References
+) -> bool:
+    """Whether a leader of colour `cls` shows that colour in its middle. Both looks weigh a
+    figure's outline and symbol as much as its colour, and a figure turned and leaning as no
+    example was can come nearer another colour's; a glare, which adds the same to every channel,
+    leaves the steps between channels as they were. The middle's steps must be nearest `cls`'s
+    examples' under the square's light, or the black leader's (a figure in a shadow the light does
+    not follow closely shows little colour) if it still shows a good part of its own colour."""
+    seen = _channel_steps(middle.reshape(-1, 3).mean(axis=0))
     expected = {
-        cls: _channel_steps(brightness * tint * colour) for cls, colour in references.leader_colours.items()
+        leader: _channel_steps(brightness * tint * colour) for leader, colour in references.leader_colours.items()
     }
-    nearest = min(expected, key=lambda cls: float(np.sum((seen - expected[cls]) ** 2)))
-    if nearest is fit.cls or nearest is CellClass.LEADER_BLACK:
-        return fit
-    return fit._replace(confidence=0.0)
+    nearest = min(expected, key=lambda leader: float(np.sum((seen - expected[leader]) ** 2)))
+    if nearest is cls or cls is CellClass.LEADER_BLACK:
+        return nearest is cls
+    return nearest is CellClass.LEADER_BLACK and bool(np.linalg.norm(seen) >= _PALE * np.linalg.norm(expected[cls]))
 
 
 @functools.cache

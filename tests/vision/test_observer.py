@@ -392,19 +392,25 @@ def test_the_darker_picture_is_asked_for_only_when_a_glare_dazzled_the_camera() 
 
 
 def test_a_leader_is_not_named_a_colour_its_middle_does_not_show(style: str) -> None:
-    """The second look's pixel fit may take a figure turned and leaning as no example was for
-    another colour's; the steps between its middle's channels, which a white glare leaves as they
-    were, must agree."""
+    """Both looks may take a figure turned and leaning as no example was for another colour's;
+    the steps between its middle's channels, which a white glare leaves as they were, must agree.
+    A grey middle, next to none of a coloured figure's steps, is a black leader's."""
     references = calibrated(style).references
     assert references is not None
-    blue = references.looks[references.classes.index(CellClass.LEADER_BLUE)].astype(np.float32)
+
+    def middle(cls: CellClass, glare: float) -> np.ndarray:  # a figure's middle, as its examples' show
+        return np.clip(np.full((8, 8, 3), references.leader_colours[cls]) + glare, 0, 255)
+
+    white = np.ones(3, np.float32)
     for glare in (0.0, 60.0):
-        patch = np.clip(blue + glare, 0, 255)
-        colours = ((CellClass.LEADER_BLUE, True), (CellClass.LEADER_GREEN, False), (CellClass.LEADER_RED, False))
-        for named, kept in colours:
-            fit = classify.Fit(named, 0.9, 1.0)
-            checked = classify._colour_check(fit, patch, 1.0, np.ones(3, np.float32), references)
-            assert checked == (fit if kept else fit._replace(confidence=0.0))
+        blue, black = middle(CellClass.LEADER_BLUE, glare), middle(CellClass.LEADER_BLACK, glare)
+        assert classify._colour_agrees(CellClass.LEADER_BLUE, blue, 1.0, white, references)
+        for other in (CellClass.LEADER_GREEN, CellClass.LEADER_RED, CellClass.LEADER_BLACK):
+            assert not classify._colour_agrees(other, blue, 1.0, white, references)
+        assert classify._colour_agrees(CellClass.LEADER_BLACK, black, 1.0, white, references)
+        grey = np.full_like(blue, 120.0 + glare)
+        assert classify._colour_agrees(CellClass.LEADER_BLACK, grey, 1.0, white, references)
+        assert not classify._colour_agrees(CellClass.LEADER_BLUE, grey, 1.0, white, references)
 
 
 def test_a_treasure_in_a_glare_is_not_read_as_its_bare_temple_square() -> None:
