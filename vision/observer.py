@@ -185,8 +185,14 @@ class Observer:
         cells = _only_what_can_be(cells, self.calibration.board)
         unsure = tuple(i for i, cell in enumerate(cells) if cell.cls is CellClass.UNKNOWN)
         # An arm is judged from what the first look could not read, so the second look's
-        # guesses under a hand held still never hide it.
-        arm = _reaching_in(tuple(sorted(set(unsure) | set(look.obscured))), self.tall | self.excused)
+        # guesses under a hand held still never hide it; and from monuments where the game says
+        # none stands or may be built (a bare arm comes near a monument's pale quarters).
+        unexpected = (
+            {i for i, cell in enumerate(cells) if cell.cls is CellClass.MONUMENT} - self.face_down
+            if self.face_down is not None
+            else set()
+        )
+        arm = _reaching_in(tuple(sorted(set(unsure) | set(look.obscured) | unexpected)), self.tall | self.excused)
         if arm:
             return BoardReading(
                 ReadStatus.MOVING,

@@ -301,6 +301,27 @@ def test_a_monument_whose_fourth_quarter_alone_is_unread_stands_whole() -> None:
     assert {c.cls for c in figure} == {CellClass.UNKNOWN}
 
 
+def test_a_monument_at_the_edge_where_the_game_has_none_is_taken_for_an_arm(monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    """A bare arm held still comes near a monument's pale quarters. Where the game says no
+    monument stands or may be built, one reaching the board's edge is an arm."""
+    from vision.reading import CellReading
+
+    calibration = calibrated("classic")
+    frame = synthetic.render(Scene.setup(), size=SIZE, seed=5).frame
+    setup = Observer(calibration).read(frame).cells
+    arm = (155, 156, 171, 172)  # L10 M10 L11 M11: a 2×2 "monument" at the bottom edge
+    monument = CellReading(CellClass.MONUMENT, 0.9, None, ("red", "blue"))
+    seen = tuple(monument if c in arm else setup[c] for c in range(176))
+    monkeypatch.setattr(classify, "classify", lambda *args, **kwargs: classify.Look(seen, ()))
+    observer = Observer(calibration)
+    for face_down, read in ((None, True), (frozenset(arm), True), (frozenset(), False)):
+        observer.face_down = face_down
+        reading = observer.read(frame)
+        assert reading.ok is read, face_down
+        if not read:
+            assert reading.status is ReadStatus.MOVING and set(reading.low_confidence) == set(arm)
+
+
 def test_an_arm_is_a_patch_running_in_from_the_edge() -> None:
     from vision.observer import _reaching_in
 
