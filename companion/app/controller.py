@@ -38,6 +38,8 @@ from companion.tracker import (
     Tracker,
     Unclear,
     expected_cells,
+    monument_squares,
+    tall_squares,
 )
 from companion.ui import messages, screens
 from companion.ui.board import board_view, marks
@@ -84,6 +86,14 @@ class Moment:
     error: Exception | None = None
     started: datetime | None = None
     cells: tuple[int, ...] = ()  # "correct": the squares the camera disagrees with or cannot read; "edge": the patch
+
+
+class Sight(Protocol):
+    """What the companion tells the observer behind the camera as the game goes on."""
+
+    tall: frozenset[int]
+    excused: frozenset[int]
+    face_down: frozenset[int] | None
 
 
 @dataclass
@@ -147,6 +157,12 @@ class Controller:
         self.looking = reading.message or reading.status.value
         if self._edge[1] >= EDGE_PATIENCE and self.moment is None:
             self.moment, self.ui = Moment("edge", cells=patch), UiState()
+
+    def brief(self, sight: Sight) -> None:
+        """Tell the observer what the game knows of the board: where tall pieces stand, which
+        squares the players were excused, and where a monument, and so a face-down tile, may lie."""
+        sight.tall, sight.excused = tall_squares(self.state), self.excused
+        sight.face_down = monument_squares(self.state)
 
     def on_motion(self) -> None:
         """A hand went over the board: what the players said about unreadable squares may be stale."""

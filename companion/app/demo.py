@@ -18,24 +18,16 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol
 
-from companion.app.controller import Controller
+from companion.app.controller import Controller, Sight
 from companion.app.table import Table
 from companion.rules import Action, BuildMonument, CompanionError, Game, PlayerScore, cell_name, final_scores, replay
-from companion.tracker import Ambiguous, Look, Mismatch, Unclear, monument_squares, tall_squares
+from companion.tracker import Ambiguous, Look, Mismatch, Unclear
 from companion.ui import screens
 from companion.ui.commands import Key, UiCommand
 from companion.ui.model import Screen
 from vision.reading import BoardReading
 
 SHOW_SECONDS = 0.4  # how long each screen stays up in a window, so the game can be followed
-
-
-class Sight(Protocol):
-    """What the demo tells the observer behind the eyes as the game goes on."""
-
-    tall: frozenset[int]
-    excused: frozenset[int]
-    face_down: frozenset[int] | None
 
 
 class Eyes(Protocol):
@@ -188,13 +180,6 @@ def answer(table: Table, controller: Controller) -> bool:
 # --- one game -------------------------------------------------------------------------------------
 
 
-def _brief(sight: Sight, controller: Controller) -> None:
-    """Tell the observer what the game knows of the board: where tall pieces stand, which squares
-    the players were excused, and where a face-down tile may lie."""
-    sight.tall, sight.excused = tall_squares(controller.state), controller.excused
-    sight.face_down = monument_squares(controller.state)
-
-
 def play(table: Table, controller: Controller, eyes: Eyes, screens_: Screens, stats: Stats,
          limit: int = 4000) -> None:
     """Play the table's game to its end through the camera and the companion."""
@@ -205,7 +190,7 @@ def play(table: Table, controller: Controller, eyes: Eyes, screens_: Screens, st
         move = table.step()
         if move.by_hand:
             controller.on_motion()
-            _brief(eyes.observer, controller)
+            controller.brief(eyes.observer)
             reading = eyes.look(table.board, hand=True)
             start = time.perf_counter()
             stats.note(table, reading)
@@ -242,7 +227,7 @@ def _settle(table: Table, controller: Controller, eyes: Eyes, screens_: Screens,
                 raise DemoError(f"the players cannot answer the {controller.screen().name!r} screen "
                                 f"({controller.moment})")
         elif controller.looking:
-            _brief(eyes.observer, controller)
+            controller.brief(eyes.observer)
             reading = eyes.again()
             stats.note(table, reading)
             controller.on_reading(reading)

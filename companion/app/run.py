@@ -25,7 +25,7 @@ from companion.app.config import Config, load
 from companion.app.controller import Controller, Moment
 from companion.app.hand_tally import HandTally
 from companion.rules import CompanionError, Game
-from companion.tracker import Tracker, expected_cells, monument_squares, tall_squares
+from companion.tracker import Tracker, expected_cells
 from companion.ui import messages, wizard
 from companion.ui.commands import UiCommand, Verb
 from companion.ui.model import Screen, UiState
@@ -190,9 +190,7 @@ class Loop:
                 self.camera.close()
                 self.camera.start()
             if isinstance(self.phase, Controller):
-                self.observer.tall = tall_squares(self.phase.state)
-                self.observer.face_down = monument_squares(self.phase.state)
-                self.observer.excused = self.phase.excused
+                self.phase.brief(self.observer)
             still, reading = read_when_still(self.camera, self.observer,
                                              again=self._read_next_still or bool(self.phase.looking))
         except CameraError as error:
