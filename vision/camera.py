@@ -12,17 +12,12 @@ from __future__ import annotations
 import abc
 import contextlib
 import math
-from collections import deque
 from pathlib import Path
 from types import TracebackType
 from typing import Any
 
 import cv2
 import numpy as np
-
-from vision import synthetic
-from vision.perturbations import Conditions
-from vision.synthetic import CameraPose, Scene, Shot
 
 SMALL_WIDTH = 320  # the motion check's frames: enough to see a hand, cheap on a Pi
 DARKER = 0.5  # share of the exposure of the second look at squares a glare dazzled
@@ -77,7 +72,7 @@ class Camera(abc.ABC):
     def close(self) -> None: ...
 
 
-class _Playback(Camera):
+class Playback(Camera):
     """Recorded sources: frame i's full and small versions, stepped as the module docstring says."""
 
     def __init__(self) -> None:
@@ -115,7 +110,7 @@ class _Playback(Camera):
     def _full(self, position: int) -> np.ndarray: ...
 
 
-class FolderCamera(_Playback):
+class FolderCamera(Playback):
     """Frames recorded as image files in a folder, played in name order."""
 
     def __init__(self, folder: str | Path, *, loop: bool = False) -> None:
@@ -201,82 +196,6 @@ class OpenCVCamera(Camera):
         if self._capture is not None:
             self._capture.release()
             self._capture = None
-
-
-class SyntheticCamera(_Playback):
-    """The renderer as a camera. The demo sets `scene` after each move and may send a hand
-    over the board (`hand_passing`) or change the light (`conditions`) as time goes on."""
-
-    def __init__(
-        self,
-        scene: Scene | None = None,
-        *,
-        style: str = "classic",
-        size: tuple[int, int] = (2028, 1520),
-        pose: CameraPose | None = None,
-        conditions: Conditions | None = None,
-        seed: int = 0,
-    ) -> None:
-        super().__init__()
-        self.scene = scene or Scene.setup()
-        self.style = style
-        self.size = size
-        self.pose = pose or CameraPose()
-        self.conditions = conditions or Conditions()
-        self.seed = seed
-        self._queue: deque[Shot] = deque()
-        self._moment: tuple[int, Shot] | None = None
-        self._unplugged = False
-
-    def hand_passing(self, after: Scene | None = None, *, frames: int = 8) -> None:
-        """A hand reaches in over the next `frames` moments; the board shows `after` once it has
-        been furthest in, and stays so."""
-        rng = np.random.default_rng(self.seed + self._position + 1000)
-        start = self._queue[-1][0] if self._queue else self.scene
-        shots = synthetic.hand_passing(start, after, rng=rng, still=0, moving=frames, base=self.conditions)
-        self._queue.extend(shots)
-
-    def unplug(self) -> None:
-        """From now on the camera fails as a disconnected one does (for tests and the demo)."""
-        self._unplugged = True
-
-    def _shot(self, position: int) -> Shot:
-        """What the camera sees at a moment; queued shots are used up one per moment."""
-        if self._moment is None or self._moment[0] != position:
-            if self._queue:
-                shot = self._queue.popleft()
-                self.scene = shot[0]
-            else:
-                shot = (self.scene, self.conditions)
-            self._moment = (position, shot)
-        return self._moment[1]
-
-    def _render(self, position: int, size: tuple[int, int], exposure: float = 1.0) -> np.ndarray:
-        if self._unplugged:
-            raise CameraError("The camera stopped sending pictures. Check its cable.")
-        scene, conditions = self._shot(position)
-        rendered = synthetic.render(
-            scene,
-            style=self.style,
-            size=size,
-            pose=self.pose,
-            conditions=conditions if exposure == 1.0 else conditions.exposed(exposure),
-            seed=self.seed + position,
-        )
-        return rendered.frame
-
-    def _full(self, position: int) -> np.ndarray:
-        return self._render(position, self.size)
-
-    def capture_darker(self) -> np.ndarray:
-        """The moment last captured, through DARKER of the exposure."""
-        self._check_started()
-        return self._render(max(self._position, 0), self.size, DARKER)
-
-    def _small(self, position: int) -> np.ndarray:
-        w, h = self.size
-        small = (SMALL_WIDTH, max(2, round(h * SMALL_WIDTH / w)))
-        return cv2.cvtColor(self._render(position, small), cv2.COLOR_BGR2GRAY)
 
 
 class PiCamera(Camera):

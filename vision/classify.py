@@ -46,7 +46,7 @@ class Piece:
 
 
 class Known(Protocol):
-    """What the player told us a square holds (vision.synthetic.CellTruth fits)."""
+    """What the player told us a square holds (vision.sim.synthetic.CellTruth fits)."""
 
     @property
     def cls(self) -> CellClass: ...

@@ -16,7 +16,7 @@ import time
 
 import numpy as np
 
-from vision import synthetic
+from vision.sim import synthetic
 
 SIZES = ((2028, 1520), (1640, 1232))
 STYLES = ("classic", "modern")

@@ -36,12 +36,13 @@ import numpy as np
 from companion import rules
 from companion.app.eyes import Rendering
 from vision import calibration as calib
-from vision import geometry, rectify, synthetic
+from vision import geometry, rectify
 from vision.camera import DARKER
 from vision.observer import Observer
-from vision.perturbations import Conditions
 from vision.reading import CELLS, BoardReading, CellClass
-from vision.synthetic import CellTruth, Scene
+from vision.sim import synthetic
+from vision.sim.perturbations import Conditions
+from vision.sim.synthetic import CellTruth, Scene
 
 SIZES = ((2028, 1520), (1640, 1232))
 STYLES = ("classic", "modern")

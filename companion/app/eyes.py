@@ -16,12 +16,12 @@ import numpy as np
 
 from companion.tracker import Look
 from vision import calibration as calib
-from vision import synthetic
-from vision.camera import SyntheticCamera
 from vision.observer import Observer
-from vision.perturbations import Conditions
 from vision.reading import BoardReading, ReadStatus
-from vision.synthetic import CellTruth, Scene
+from vision.sim import synthetic
+from vision.sim.camera import SyntheticCamera
+from vision.sim.perturbations import Conditions
+from vision.sim.synthetic import CellTruth, Scene
 
 
 def scene_of(looks: Sequence[Look], board: str = "standard") -> Scene:

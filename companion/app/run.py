@@ -235,7 +235,7 @@ def open_camera(config: Config) -> Camera:
     """The camera the configuration names, not started (picamera2 itself is imported only then)."""
     settings = config.camera
     if settings.backend == "synthetic":  # the set-up position, rendered: `companion run` without a camera
-        from vision.camera import SyntheticCamera
+        from vision.sim.camera import SyntheticCamera
 
         return SyntheticCamera(size=settings.resolution) if all(settings.resolution) else SyntheticCamera()
     return settings.open()

@@ -8,8 +8,8 @@ import pytest
 
 from companion.app import calibrate, read
 from vision import calibration as calib
-from vision import synthetic
-from vision.synthetic import CellTruth, Scene
+from vision.sim import synthetic
+from vision.sim.synthetic import CellTruth, Scene
 
 SIZE = (1014, 760)
 

@@ -34,10 +34,11 @@ from companion.ui.commands import Key, UiCommand, Verb  # noqa: E402
 from companion.ui.gallery import play_until  # noqa: E402
 from companion.ui.inputs import Inputs  # noqa: E402
 from companion.ui.render import Renderer  # noqa: E402
-from vision.camera import CameraError, FolderCamera, PiCamera, SyntheticCamera  # noqa: E402
+from vision.camera import CameraError, FolderCamera, PiCamera  # noqa: E402
 from vision.observer import Observer  # noqa: E402
 from vision.reading import CellClass  # noqa: E402
-from vision.synthetic import CameraPose, CellTruth, Scene  # noqa: E402
+from vision.sim.camera import SyntheticCamera  # noqa: E402
+from vision.sim.synthetic import CameraPose, CellTruth, Scene  # noqa: E402
 
 SIZE = (1014, 760)
 

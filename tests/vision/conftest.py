@@ -8,8 +8,8 @@ import numpy as np
 import pytest
 
 from vision import calibration as calib
-from vision import synthetic
-from vision.synthetic import CellTruth, Scene
+from vision.sim import synthetic
+from vision.sim.synthetic import CellTruth, Scene
 
 SIZE = (1014, 760)  # half the HQ camera's still: fast, and the markers are still plain to see
 

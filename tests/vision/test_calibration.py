@@ -8,9 +8,9 @@ import pytest
 from conftest import SIZE, calibrated, cover
 
 from vision import calibration as calib
-from vision import synthetic
 from vision.reading import CellClass
-from vision.synthetic import CameraPose, Conditions, Scene
+from vision.sim import synthetic
+from vision.sim.synthetic import CameraPose, Conditions, Scene
 
 
 def _grid_error(calibration: calib.Calibration, rendered: synthetic.Rendered) -> float:

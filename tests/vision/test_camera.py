@@ -17,11 +17,11 @@ from vision.camera import (
     OpenCVCamera,
     PiCamera,
     RecordingEnded,
-    SyntheticCamera,
     small_gray,
 )
 from vision.reading import CellClass
-from vision.synthetic import CellTruth, Conditions, Glare, Scene, render
+from vision.sim.camera import SyntheticCamera
+from vision.sim.synthetic import CellTruth, Conditions, Glare, Scene, render
 
 # --- PiCamera against a fake picamera2 ------------------------------------------------------------
 

@@ -4,10 +4,11 @@ import numpy as np
 import pytest
 from conftest import SIZE, calibrated
 
-from vision import gate, synthetic
+from vision import gate
 from vision.observer import Observer
 from vision.reading import CellClass, ReadStatus
-from vision.synthetic import CellTruth, Scene
+from vision.sim import synthetic
+from vision.sim.synthetic import CellTruth, Scene
 
 LORES = (320, 240)
 
@@ -59,7 +60,7 @@ def test_a_hand_held_still_over_the_board_is_seen_on_the_rim() -> None:
 
 
 def test_watching_a_camera_reads_only_after_the_hand_has_gone() -> None:
-    from vision.camera import SyntheticCamera
+    from vision.sim.camera import SyntheticCamera
 
     after = Scene.setup().with_cells({60: CellTruth(CellClass.TILE_BLACK)})
     camera = SyntheticCamera(size=SIZE, seed=4)
@@ -75,7 +76,7 @@ def test_watching_a_camera_reads_only_after_the_hand_has_gone() -> None:
 
 
 def test_an_unplugged_camera_is_a_bad_frame_not_a_crash() -> None:
-    from vision.camera import SyntheticCamera
+    from vision.sim.camera import SyntheticCamera
 
     camera = SyntheticCamera(size=SIZE)
     observer = Observer(calibrated("classic"))

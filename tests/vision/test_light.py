@@ -6,9 +6,10 @@ import cv2
 import numpy as np
 from conftest import SIZE, calibrated
 
-from vision import classify, geometry, rectify, synthetic
+from vision import classify, geometry, rectify
 from vision.reading import COLUMNS, ROWS, CellClass
-from vision.synthetic import CellTruth, Conditions, Scene
+from vision.sim import synthetic
+from vision.sim.synthetic import CellTruth, Conditions, Scene
 
 
 def test_a_glare_spot_is_followed_over_a_hole_in_the_bare_board() -> None:

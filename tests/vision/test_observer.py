@@ -7,11 +7,12 @@ import pytest
 from conftest import SIZE, calibrated, cover
 
 from vision import calibration as calib
-from vision import classify, rectify, synthetic
+from vision import classify, rectify
 from vision.camera import CameraError
 from vision.observer import Observer
 from vision.reading import CellClass, ReadStatus
-from vision.synthetic import Conditions, Hand, Scene, random_scene
+from vision.sim import synthetic
+from vision.sim.synthetic import Conditions, Hand, Scene, random_scene
 
 
 def _silent_errors(scene: Scene, reading) -> list[tuple[int, str, str]]:  # type: ignore[no-untyped-def]

@@ -8,7 +8,7 @@ import pytest
 
 from vision import aruco, geometry
 from vision.reading import COLUMNS, CellClass
-from vision.synthetic import (
+from vision.sim.synthetic import (
     CameraPose,
     CellTruth,
     Conditions,

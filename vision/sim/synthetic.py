@@ -15,9 +15,10 @@ from functools import lru_cache
 import cv2
 import numpy as np
 
-from vision import art, geometry, perturbations
-from vision.perturbations import Conditions, Glare, Hand, Shadow, random_conditions, random_hand
+from vision import geometry
 from vision.reading import CELLS, COLUMNS, CellClass
+from vision.sim import art, perturbations
+from vision.sim.perturbations import Conditions, Glare, Hand, Shadow, random_conditions, random_hand
 
 __all__ = [
     "CameraPose",
