@@ -19,6 +19,7 @@ from companion.rules import Conflict, Event, EventKind, Game, IllegalAction, Pen
 
 from . import messages, screens, wizard
 from .commands import UiCommand
+from .log import recent
 from .model import Screen, UiState
 from .screens import TableView
 
@@ -66,7 +67,7 @@ def two_tall_squares() -> Game:
 
 def view(found: Found, **fields: object) -> TableView:
     game, events = found
-    return TableView(game.state, game.config, events=events, **fields)  # type: ignore[arg-type]
+    return TableView(game.state, game.config, events=events, moves=recent(game), **fields)  # type: ignore[arg-type]
 
 
 @lru_cache(maxsize=1)
