@@ -442,7 +442,8 @@ class Controller:
             start = moment.cells[0] if moment.cells else CENTRE
             return messages.correct(state, start if self.ui.pick is None else self.ui.pick, moment.cells, self.ui)
         if moment.kind == "resuming" and moment.started is not None:
-            return messages.resuming(moment.started, len(self.game.actions))
+            return screens.beside_board(messages.resuming(moment.started, len(self.game.actions)), state,
+                                        recent(self.game))
         if isinstance(outcome, Mismatch):
             rule = IllegalAction("board", outcome.rule, outcome.page) if outcome.rule else None
             return messages.mismatch(state, outcome.cells, rule, self.ui)

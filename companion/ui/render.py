@@ -193,7 +193,7 @@ class Renderer:
             buttons = pygame.Rect(body.right - width, body.bottom - row, width, row)
             self._buttons(surface, buttons, screen, unit, pad, columns=max(1, len(screen.buttons)))
             self._content(surface, pygame.Rect(body.x, body.y, body.width, buttons.y - pad - body.y), screen,
-                          unit, pad, grow=True)
+                          unit, pad, grow=screen.table is None)
             return
         share = 0.34 if len(screen.buttons) <= 4 else 0.5
         right_w = round(body.width * share)

@@ -7,7 +7,7 @@ controller for its own moments (set-up, results, mismatches, messages). No pygam
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from companion.rules import (
     SQUARES,
@@ -63,6 +63,15 @@ TURN_TIPS = (
     Help("A tile that unites two kingdoms starts a war for each colour led twice.", P_WAR),
     Help("A 2×2 of one colour lets the active player build a monument.", P_MONUMENT),
     Help("The game ends when only 2 treasures remain or the bag cannot refill a hand.", P_END),
+)
+
+
+# What the five push buttons do, for players who use them rather than the touchscreen (the menu button
+# opens the menu, so a button user finds this where they need it).
+BUTTON_WORDS = (
+    "Buttons: up and down move the highlight or change a number.",
+    "OK presses the highlighted button; hold it on a seat to peek at its scores.",
+    "Back goes back; hold it to take back the last action. Menu opens this menu.",
 )
 
 
@@ -133,6 +142,12 @@ def seat_name(state: GameState, seat: int) -> str:
     """"Anna (archer)"; a player named after their dynasty is just "Archer"."""
     player = state.players[seat]
     return player.name if player.name.lower() == player.dynasty else f"{player.name} ({player.dynasty})"
+
+
+def beside_board(screen: Screen, state: GameState, moves: Sequence[Move] = ()) -> Screen:
+    """A message with the board picture beside it, the last move ringed: after a power cut the players
+    compare the picture with the table."""
+    return replace(screen, status=status(state), board=board_view(state, marks(MarkKind.LAST, last_cells(moves))))
 
 
 def _focus(ui: UiState, buttons: Sequence[Button]) -> int:
@@ -416,7 +431,7 @@ def menu(view: TableView) -> Screen:
     )
     return _screen(
         view.ui, name="menu", title="Menu", status=status(view.state),
-        lines=("A long press of the back button also takes back the last action.",),
+        lines=BUTTON_WORDS,
         buttons=buttons, back=CLOSE,
         help=Help("Every prompt names the rulebook page that explains it."),
     )

@@ -112,3 +112,21 @@ def test_a_player_named_after_their_dynasty_is_not_named_twice() -> None:
     game.apply("pass")
     game.apply("pass")
     assert screens.status(game.state).startswith("Anna (bull) · 2 actions left")
+
+
+def test_the_menu_tells_what_the_five_buttons_do() -> None:
+    game = named_game()
+    words = " ".join(screens.menu(TableView(game.state, game.config, asking="menu")).lines)
+    for button in ("up and down", "OK", "Back", "Menu"):
+        assert button in words
+    assert "hold it to take back" in words
+
+
+def test_one_tile_left_is_said_in_the_singular() -> None:
+    from companion.rules import EventKind
+
+    game = Game.new(2, bag=[Colour.BLACK] * 13)  # six tiles each, one left in the bag
+    game.apply("pass")
+    events = game.apply("pass")
+    low = next(e for e in events if e.kind is EventKind.BAG_LOW)
+    assert low.text.startswith("Only 1 tile left in the bag")
