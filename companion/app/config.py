@@ -82,6 +82,16 @@ class ButtonsConfig:
 
 
 @dataclass(frozen=True)
+class SoundConfig:
+    # The off switch: false keeps the companion silent.
+    enabled: bool = True
+    # BCM GPIO number of a piezo buzzer (the other leg to ground); -1 when there is none.
+    buzzer_pin: int = -1
+    # "passive" piezos play the notes (gpiozero TonalBuzzer); "active" ones can only beep (Buzzer).
+    buzzer: Literal["passive", "active"] = "passive"
+
+
+@dataclass(frozen=True)
 class GameSettings:
     scores: Literal["hidden", "open"] = "hidden"
     board: Literal["standard", "alternate"] = "standard"
@@ -101,6 +111,7 @@ class Config:
     camera: CameraConfig = field(default_factory=CameraConfig)
     screen: ScreenConfig = field(default_factory=ScreenConfig)
     buttons: ButtonsConfig = field(default_factory=ButtonsConfig)
+    sound: SoundConfig = field(default_factory=SoundConfig)
     game: GameSettings = field(default_factory=GameSettings)
     paths: PathsConfig = field(default_factory=PathsConfig)
     source: str = "built-in defaults"
@@ -128,7 +139,7 @@ class Config:
 
 _HINTS = typing.get_type_hints(Config)
 SECTIONS: dict[str, type[Any]] = {
-    name: _HINTS[name] for name in ("camera", "screen", "buttons", "game", "paths")
+    name: _HINTS[name] for name in ("camera", "screen", "buttons", "sound", "game", "paths")
 }
 
 
@@ -178,7 +189,7 @@ def parse(data: dict[str, Any], source: str = "config") -> Config:
     for problem in problems:
         log.warning("%s", problem)
     config = Config(**sections, source=source, problems=tuple(problems))
-    return _check_buttons(config, source)
+    return _check_pins(config, source)
 
 
 def _section(cls: type[Any], name: str, table: dict[str, Any], source: str, problems: list[str]) -> Any:
@@ -236,7 +247,7 @@ def _describe(hint: Any) -> str:
     return {bool: "true or false", int: "a whole number", float: "a number", str: "a text"}[hint]
 
 
-def _check_buttons(config: Config, source: str) -> Config:
+def _check_pins(config: Config, source: str) -> Config:
     pins = config.button_pins
     problems = [
         f"{source}: [buttons] {name} = {pin} is not a GPIO pin (0–27)" for name, pin in pins.items()
@@ -244,12 +255,19 @@ def _check_buttons(config: Config, source: str) -> Config:
     ]
     if len(set(pins.values())) != len(pins):
         problems.append(f"{source}: [buttons] two buttons share a pin ({pins})")
+    if problems:
+        problems.append(f"{source}: [buttons] using the default wiring {dataclasses.asdict(ButtonsConfig())}")
+        config = dataclasses.replace(config, buttons=ButtonsConfig())
+    buzzer = config.sound.buzzer_pin
+    if buzzer != -1 and (not 0 <= buzzer <= 27 or buzzer in config.button_pins.values()):
+        why = "is a button's pin" if buzzer in config.button_pins.values() else "is not a GPIO pin (0–27)"
+        problems.append(f"{source}: [sound] buzzer_pin = {buzzer} {why} — no buzzer")
+        config = dataclasses.replace(config, sound=dataclasses.replace(config.sound, buzzer_pin=-1))
     if not problems:
         return config
-    problems.append(f"{source}: [buttons] using the default wiring {dataclasses.asdict(ButtonsConfig())}")
     for problem in problems:
         log.warning("%s", problem)
-    return dataclasses.replace(config, buttons=ButtonsConfig(), problems=config.problems + tuple(problems))
+    return dataclasses.replace(config, problems=config.problems + tuple(problems))
 
 
 def _toml(value: Any) -> str:

@@ -44,6 +44,7 @@ from companion.tracker import (
 from companion.ui import messages, screens
 from companion.ui.board import board_view, marks
 from companion.ui.commands import UiCommand, Verb
+from companion.ui.log import recent
 from companion.ui.model import Button, MarkKind, Screen, Tone, UiState
 from vision.reading import BoardReading, CellClass, CellReading, ReadStatus
 
@@ -390,7 +391,7 @@ class Controller:
         moment = self.moment
         if moment is not None:
             return self._moment_screen(moment)
-        view = screens.TableView(state, self.game.config, self.ui, self.events, self.asking)
+        view = screens.TableView(state, self.game.config, self.ui, self.events, self.asking, moves=recent(self.game))
         if self.asking is None and self.notice == "result" and state.pending.kind is PendingKind.ACTION:
             if self.owed:
                 return screens.result(view)
@@ -411,7 +412,8 @@ class Controller:
         """While the camera waits for a clear view, the players see why."""
         if not self.looking:
             return screen
-        return replace(screen, lines=(*screen.lines, f"Camera: {self.looking}."))
+        said = self.looking if self.looking.endswith((".", "?", "!")) else f"{self.looking}."
+        return replace(screen, lines=(*screen.lines, f"Camera: {said}"))
 
     def _on_board(self, screen: Screen, kind: MarkKind, cells: Sequence[int]) -> Screen:
         """A message with the board picture beside it and the squares concerned marked."""
@@ -440,7 +442,8 @@ class Controller:
             start = moment.cells[0] if moment.cells else CENTRE
             return messages.correct(state, start if self.ui.pick is None else self.ui.pick, moment.cells, self.ui)
         if moment.kind == "resuming" and moment.started is not None:
-            return messages.resuming(moment.started, len(self.game.actions))
+            return screens.beside_board(messages.resuming(moment.started, len(self.game.actions)), state,
+                                        recent(self.game))
         if isinstance(outcome, Mismatch):
             rule = IllegalAction("board", outcome.rule, outcome.page) if outcome.rule else None
             return messages.mismatch(state, outcome.cells, rule, self.ui)

@@ -1,8 +1,10 @@
 """`companion run`: the companion at the table — camera, touchscreen, GPIO buttons, the game record.
 
-One main loop, no threads of ours: each pass pings the systemd watchdog, shows the camera's small
-frame to the stability gate, reads the board once it is still, turns touches, keys and button
-edges (which gpiozero's thread only posts as pygame events) into commands, and draws the screen.
+One main loop, no threads of ours (a buzzer times its notes on one, touching no game state): each
+pass pings the systemd watchdog, shows the camera's small frame to the stability gate, reads the
+board once it is still (with a sound when the camera took a move or needs the players), turns
+touches, keys and button edges (which gpiozero's thread only posts as pygame events) into commands,
+and draws the screen.
 Every part that touches hardware is passed in, so a test runs the loop with a synthetic camera,
 the dummy video driver and gpiozero's MockFactory.
 """
@@ -24,6 +26,7 @@ from companion.app import journal
 from companion.app.config import Config, load
 from companion.app.controller import Controller, Moment
 from companion.app.hand_tally import HandTally
+from companion.hardware.sound import Cue, Silent, Speaker, open_sound
 from companion.rules import CompanionError, Game
 from companion.tracker import Tracker, expected_cells
 from companion.ui import messages, wizard
@@ -158,6 +161,7 @@ class Loop:
     inputs: Any  # companion.ui.inputs.Inputs: keys, GPIO edges and touches → commands
     notify: Notify
     records: Path  # where game records are kept
+    speaker: Speaker = field(default_factory=Silent)
     stop: bool = False
     _read_next_still: bool = True  # the board moved since the last reading (or nothing was read yet)
     _drawn: Screen | None = field(default=None, repr=False)
@@ -170,7 +174,13 @@ class Loop:
         import pygame
 
         self.notify.watchdog()
-        self._look()
+        moves = len(self.phase.game.actions) if isinstance(self.phase, Controller) else 0
+        shown = self._drawn
+        if self._look():
+            moved = isinstance(self.phase, Controller) and len(self.phase.game.actions) > moves
+            cue = cue_for(moved, shown.name if shown is not None else None, self.phase.screen())
+            if cue is not None:
+                self.speaker.play(cue)
         events = pygame.event.get()
         self.stop = self.stop or any(event.type == pygame.QUIT for event in events)
         for command in self.inputs.commands(events):
@@ -182,9 +192,10 @@ class Loop:
             self.phase = Setup(self.records, self.phase.game.config.board)
         self._draw()
 
-    def _look(self) -> None:
+    def _look(self) -> bool:
+        """Show the camera's view to the game; True when something was seen (a reading, or the camera lost)."""
         if not self._camera_ok and time.monotonic() < self._retry_at:
-            return
+            return False
         try:
             if not self._camera_ok:  # unplugged and plugged back, or a driver hiccup: start it afresh
                 self.camera.close()
@@ -200,7 +211,7 @@ class Loop:
             self._retry_at = time.monotonic() + self.camera_retry
             if isinstance(self.phase, Controller):
                 self.phase.moment = Moment("camera", error=error)
-            return
+            return True
         if not self._camera_ok:
             log.info("camera: pictures again")
             self._camera_ok, self._read_next_still = True, True
@@ -212,9 +223,10 @@ class Loop:
             if isinstance(self.phase, Controller):
                 self.phase.on_motion()
         if reading is None:
-            return
+            return False
         self._read_next_still = not reading.ok
         self.phase.on_reading(reading)
+        return True
 
     def _draw(self) -> None:
         screen = self.phase.screen()
@@ -229,6 +241,15 @@ class Loop:
             began = time.monotonic()
             self.step()
             time.sleep(max(0.0, frame_seconds - (time.monotonic() - began)))
+
+
+def cue_for(moved: bool, shown: str | None, screen: Screen) -> Cue | None:
+    """The sound after the camera looked: a call when it brings a screen that asks something of the
+    players (anything but the turn screen), else a blip when it took a move. Taps make no sound: the
+    player tapping is already looking."""
+    if screen.name != shown and screen.name != "turn":
+        return Cue.ATTENTION
+    return Cue.MOVE if moved else None
 
 
 def open_camera(config: Config) -> Camera:
@@ -280,8 +301,10 @@ def main(argv: Sequence[str]) -> int:
     except CameraError as error:
         log.error("camera: %s", error)
     renderer = Renderer()
+    sound = config.sound
+    speaker = open_sound(sound.enabled, sound.buzzer_pin if sound.buzzer_pin >= 0 else None, sound.buzzer)
     loop = Loop(phase, camera, open_observer(config), display, renderer,
-                Inputs(renderer, touches=display.pointer), notify, records)
+                Inputs(renderer, touches=display.pointer), notify, records, speaker)
 
     def stop(signum: int, frame: object) -> None:
         loop.stop = True
@@ -294,6 +317,7 @@ def main(argv: Sequence[str]) -> int:
     finally:
         notify.stopping()
         camera.close()
+        speaker.close()
         if gpio is not None:
             gpio.close()
         record = getattr(loop.phase, "record", None)

@@ -310,6 +310,11 @@ class Game:
     def actions(self) -> tuple[Action, ...]:
         return tuple(self._actions)
 
+    @property
+    def states(self) -> tuple[GameState, ...]:
+        """The snapshot before the first action, then the one after each: `states[i + 1]` follows `actions[i]`."""
+        return tuple(self._states)
+
     def apply(self, action: Action | str) -> list[Event]:
         """Apply a legal action and return what happened; raise IllegalAction and change nothing otherwise."""
         if isinstance(action, str):
@@ -844,8 +849,8 @@ def _end_turn(w: _Work) -> None:
     w.pending = Pending(PendingKind.ACTION, w.current, actions_left=2)
     w.emit(EventKind.TURN_ENDED, f"{w.name(w.current)}'s turn", player=w.current)
     if w.bag_count < HAND_SIZE * n:
-        w.emit(EventKind.BAG_LOW, f"Only {w.bag_count} tiles left in the bag: the game ends when a hand "
-               "cannot be refilled", P_END, amount=w.bag_count)
+        w.emit(EventKind.BAG_LOW, f"Only {w.bag_count} tile{'s' if w.bag_count != 1 else ''} left in the bag: "
+               "the game ends when a hand cannot be refilled", P_END, amount=w.bag_count)
 
 
 # --- legal actions ------------------------------------------------------------------------------

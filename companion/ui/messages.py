@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import replace
 from datetime import datetime
 
 from companion.rules import GameState, IllegalAction, cell_name
@@ -11,6 +12,7 @@ from vision.reading import CellClass
 from .board import board_view, marks, snap_taps
 from .commands import UNDO, UiCommand
 from .model import LEADER_WORDS, NO_UI, TILE_WORDS, Button, Help, MarkKind, Screen, Tone, UiState
+from .screens import seat_name
 
 OK = UiCommand.nav("close")
 
@@ -46,7 +48,7 @@ def mismatch(state: GameState, differ: Sequence[int], error: IllegalAction | Non
 _RIVER = frozenset({CellClass.EMPTY_RIVER, CellClass.TILE_BLUE})
 _NOT_OFFERED = frozenset({CellClass.UNKNOWN, CellClass.FACE_DOWN})
 _ANYWHERE = frozenset({CellClass.MONUMENT, CellClass.CATASTROPHE, CellClass.UNIFICATION})
-_LABELS = {CellClass.TREASURE: "Treasure", CellClass.MONUMENT: "Monument or face-down tile",
+_LABELS = {CellClass.TREASURE: "Treasure", CellClass.MONUMENT: "Monument",
            CellClass.UNIFICATION: "Unification tile"}
 
 
@@ -77,9 +79,11 @@ def correct(state: GameState, cell: int, differ: Sequence[int] = (), ui: UiState
         name="correct", title=f"What stands on {cell_name(cell)}?", status=_turn(state),
         lines=("Tap another square to change it.",),
         buttons=tuple(buttons), focus=ui.focus % len(buttons) if ui.focus is not None else 0,
-        board=board_view(state, (*marks(MarkKind.DIFFERS, differ), *marks(MarkKind.OPTION, (cell,))), tappable=True),
+        board=replace(board_view(state, (*marks(MarkKind.DIFFERS, differ), *marks(MarkKind.OPTION, (cell,))),
+                                 tappable=True), zoom=cell),  # close up: every square a finger wide
         taps=snap_taps(differ, UiCommand.pick, everywhere=True), back=UiCommand.pick(-1),
-        help=Help("Tiles are temple (red), farm (blue, on the river only), market (green), settlement (black)."),
+        help=Help("Tiles are temple (red), farm (blue, on the river only), market (green), settlement (black). "
+                  "Monument also stands for a face-down tile."),
         tone=Tone.PROMPT,
     )
 
@@ -121,5 +125,4 @@ def error(problem: Exception) -> Screen:
 
 
 def _turn(state: GameState) -> str:
-    player = state.players[state.current]
-    return f"{player.name} ({player.dynasty}) · bag {state.bag_count}"
+    return f"{seat_name(state, state.current)} · bag {state.bag_count}"

@@ -7,9 +7,10 @@ controller for its own moments (set-up, results, mismatches, messages). No pygam
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from companion.rules import (
+    SQUARES,
     BuildMonument,
     ChooseWar,
     Colour,
@@ -28,8 +29,8 @@ from companion.rules import (
 
 from .board import board_view, marks, snap_taps
 from .commands import UNDO, UiCommand
+from .log import Move, last_cells
 from .model import (
-    DYNASTY_LETTERS,
     LEADER_WORDS,
     NO_UI,
     TILE_WORDS,
@@ -46,6 +47,8 @@ from .model import (
     Tone,
     UiState,
 )
+from .strength import detail
+from .strip import strip
 
 # Rulebook pages, as in RULES.md.
 P_LEADER, P_CATASTROPHE, P_REVOLT, P_WAR, P_MONUMENT, P_END = 6, 7, 8, 9, 11, 14
@@ -63,6 +66,15 @@ TURN_TIPS = (
 )
 
 
+# What the five push buttons do, for players who use them rather than the touchscreen (the menu button
+# opens the menu, so a button user finds this where they need it).
+BUTTON_WORDS = (
+    "Buttons: up and down move the highlight or change a number.",
+    "OK presses the highlighted button; hold it on a seat to peek at its scores.",
+    "Back goes back; hold it to take back the last action. Menu opens this menu.",
+)
+
+
 @dataclass(frozen=True, slots=True)
 class TableView:
     """What the controller shows: the game, the screen's own little state, and what just happened."""
@@ -73,6 +85,7 @@ class TableView:
     events: tuple[Event, ...] = ()  # from the last applied action(s): results to show
     asking: str | None = None  # a prompt the players opened: "swap", "scores" or "menu"
     differ: tuple[int, ...] = ()  # squares where the camera sees something else than the game
+    moves: tuple[Move, ...] = ()  # the recent moves (companion.ui.log.recent), oldest first
 
 
 def picture(view: TableView, own: Iterable[Mark] = (), *, tappable: bool = False) -> BoardView:
@@ -121,10 +134,20 @@ def leader(state: GameState, seat: int, colour: Colour) -> str:
 
 def status(state: GameState) -> str:
     seat = state.current
-    player = state.players[seat]
     left = state.actions_left
-    return (f"{player.name} ({player.dynasty}) · {left} action{'s' if left != 1 else ''} left · "
-            f"bag {state.bag_count}")
+    return f"{seat_name(state, seat)} · {left} action{'s' if left != 1 else ''} left · bag {state.bag_count}"
+
+
+def seat_name(state: GameState, seat: int) -> str:
+    """"Anna (archer)"; a player named after their dynasty is just "Archer"."""
+    player = state.players[seat]
+    return player.name if player.name.lower() == player.dynasty else f"{player.name} ({player.dynasty})"
+
+
+def beside_board(screen: Screen, state: GameState, moves: Sequence[Move] = ()) -> Screen:
+    """A message with the board picture beside it, the last move ringed: after a power cut the players
+    compare the picture with the table."""
+    return replace(screen, status=status(state), board=board_view(state, marks(MarkKind.LAST, last_cells(moves))))
 
 
 def _focus(ui: UiState, buttons: Sequence[Button]) -> int:
@@ -146,9 +169,12 @@ def _screen(ui: UiState, **fields: object) -> Screen:
 def turn(view: TableView) -> Screen:
     state = view.state
     seat = state.pending.player
-    lines = ["Place a tile, position a leader or play a catastrophe on the board: the camera sees it."]
-    lines += [event.text for event in view.events if event.kind in (EventKind.SCORED, EventKind.LEADER_EXILED)]
-    lines.append("Leaders: " + " · ".join(f"{DYNASTY_LETTERS.get(p.dynasty, '?')} {p.name}" for p in state.players))
+    lines = ["Play a tile, a leader or a catastrophe: the camera sees it."]
+    # Points are in the move log, which hides them when scores are hidden; a leader sent home is news.
+    lines += [event.text for event in view.events if event.kind is EventKind.LEADER_EXILED]
+    picked = view.ui.pick
+    # A tap on a leader or a kingdom shows its strength; a second tap on the same square hides it.
+    taps = tuple((cell, UiCommand.pick(-1 if cell == picked else cell)) for cell in range(SQUARES))
     buttons = (
         Button("Swap tiles", UiCommand.nav("swap")),
         Button("Pass", UiCommand.action("pass")),
@@ -157,7 +183,10 @@ def turn(view: TableView) -> Screen:
     )
     return _screen(
         view.ui, name="turn", title=f"{name(state, seat)}'s turn", status=status(state), lines=tuple(lines),
-        buttons=buttons, board=picture(view), help=TURN_TIPS[state.turn % len(TURN_TIPS)], tone=Tone.PROMPT,
+        buttons=buttons, board=picture(view, marks(MarkKind.LAST, last_cells(view.moves)), tappable=True),
+        help=TURN_TIPS[state.turn % len(TURN_TIPS)], tone=Tone.PROMPT, taps=taps,
+        strip=strip(state, view.config.open_scores), log=tuple(m.line(view.config.open_scores) for m in view.moves),
+        detail=detail(state, picked) if picked is not None else (),
     )
 
 
@@ -370,28 +399,23 @@ def scores(view: TableView) -> Screen:
 
 
 def tally(scores_: Sequence[PlayerScore], *, reason: str = "") -> Screen:
-    """The final tally: four colours, treasures spread, weakest colour, ranking and tie-breaks in words."""
+    """The final tally: each player's four colours with the treasures added (in gold), the weakest colour
+    framed, the score, the ranking, and in words how each tie was broken."""
     ranked = sorted(scores_, key=lambda s: (s.rank, s.seat))
     rows: list[tuple[Cell, ...]] = []
     for s in ranked:
-        spread = [f"+{n}" if n else "" for n in s.spread]
-        cells = (Chip(c.value, f"{f}{' (' + t + ')' if t else ''}") for c, f, t in zip(Colour, s.final, spread,
-                                                                                       strict=True))
+        weakest = s.final.index(min(s.final))
+        cells = (Chip(c.value, str(own), f"+{added}" if added else "", highlight=i == weakest)
+                 for i, (c, own, added) in enumerate(zip(Colour, s.points, s.spread, strict=True)))
         rows.append((f"{s.rank}. {s.name}", *cells, str(s.score)))
     lines = [reason + "." if reason else "Final tally."]
-    for s in ranked:
-        weakest = list(Colour)[s.final.index(min(s.final))]
-        treasure = (f"{s.treasures} treasure{'s' if s.treasures != 1 else ''} on "
-                    + ", ".join(f"{TILE_WORDS[c.value]} +{n}" for c, n in zip(Colour, s.spread, strict=True) if n)
-                    if s.treasures else "no treasures")
-        line = (f"{s.rank}. {s.name}: {s.score} — weakest {weakest.value} {TILE_WORDS[weakest.value]}; "
-                f"{treasure}.")
-        lines.append(line + (f" {s.tie_break[0].upper()}{s.tie_break[1:]}." if s.tie_break else ""))
+    lines += [f"{s.name} is {s.tie_break}." for s in ranked if s.tie_break]
     return Screen(
         name="tally", title="The final tally", status="Game over", lines=tuple(lines),
         table=Table((*_colour_header(), "score"), tuple(rows)),
         buttons=(Button("New game", UiCommand.nav("new"), primary=True),),
-        help=Help("Your score is your weakest colour after treasures; ties compare the next-weakest.", P_END),
+        help=Help("Treasures (+ in gold) fill the weakest colours; the weakest, framed, is the score. Ties compare "
+                  "the next-weakest.", P_END),
     )
 
 
@@ -407,7 +431,7 @@ def menu(view: TableView) -> Screen:
     )
     return _screen(
         view.ui, name="menu", title="Menu", status=status(view.state),
-        lines=("A long press of the back button also takes back the last action.",),
+        lines=BUTTON_WORDS,
         buttons=buttons, back=CLOSE,
         help=Help("Every prompt names the rulebook page that explains it."),
     )

@@ -45,10 +45,10 @@ def test_good_values_next_to_bad_ones_are_kept():
 
 
 def test_unknown_keys_and_sections_are_ignored_with_a_message():
-    loaded = config.parse({"camera": {"fps": 30}, "sound": {"volume": 3}, "game": 4})
+    loaded = config.parse({"camera": {"fps": 30}, "lights": {"colour": 3}, "game": 4})
     assert loaded == Config(source="config", problems=loaded.problems)
     assert [p.split(" — ")[0] for p in loaded.problems] == [
-        "config: unknown section [sound]",
+        "config: unknown section [lights]",
         "config: game must be a section [game]",
         "config: unknown key [camera] fps",
     ]
@@ -72,6 +72,15 @@ def test_buttons_sharing_a_pin_or_off_the_header_give_the_default_wiring():
     assert "menu = 40 is not a GPIO pin" in off.problems[0]
     rewired = config.parse({"buttons": {"up": 17, "down": 27}})
     assert rewired.button_pins == {"up": 17, "down": 27, "ok": 13, "back": 19, "menu": 26}
+
+
+def test_the_buzzer_needs_a_free_gpio_pin():
+    assert config.parse({"sound": {"buzzer_pin": 21, "buzzer": "active"}}).sound.buzzer_pin == 21
+    for pin, why in ((13, "is a button's pin"), (40, "is not a GPIO pin (0–27)")):
+        wrong = config.parse({"sound": {"buzzer_pin": pin}})
+        assert wrong.sound.buzzer_pin == -1
+        assert f"[sound] buzzer_pin = {pin} {why} — no buzzer" in wrong.problems[0]
+    assert config.parse({"sound": {"enabled": False}}).sound.enabled is False
 
 
 def test_save_writes_what_load_reads(tmp_path):

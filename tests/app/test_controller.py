@@ -264,7 +264,8 @@ def test_the_menu_leads_to_a_tally_by_hand_and_a_new_game() -> None:
     controller.handle(UiCommand.nav("tally"))
     screen = controller.screen()
     assert screen.name == "tally"
-    assert screen.lines[1].startswith("1. Player 1: 6")  # 5 6 7 8 and 2 treasures: at best 7 6 7 8
+    assert screen.table is not None  # 5 6 7 8 and 2 treasures: at best 7 6 7 8, score 6
+    assert screen.table.rows[0][0] == "1. Player 1" and screen.table.rows[0][-1] == "6"
     controller.handle(UiCommand.key(Key.OK))
     assert controller.new_game
 

@@ -24,10 +24,11 @@ from companion.app import journal  # noqa: E402
 from companion.app.config import Config, parse  # noqa: E402
 from companion.app.controller import Controller  # noqa: E402
 from companion.app.eyes import synthetic_calibration  # noqa: E402
-from companion.app.run import Loop, Setup, open_camera, resume_or_setup  # noqa: E402
+from companion.app.run import Loop, Setup, cue_for, open_camera, resume_or_setup  # noqa: E402
 from companion.app.table import reading_of  # noqa: E402
 from companion.hardware.buttons import GpioButtons, post_edge  # noqa: E402
 from companion.hardware.display import Display  # noqa: E402
+from companion.hardware.sound import Cue  # noqa: E402
 from companion.rules import Event, EventKind, Game, PendingKind, Support, cell_name, parse_cell  # noqa: E402
 from companion.tracker import Look, expected_cells  # noqa: E402
 from companion.ui.commands import Key, UiCommand, Verb  # noqa: E402
@@ -41,6 +42,19 @@ from vision.sim.camera import SyntheticCamera  # noqa: E402
 from vision.sim.synthetic import CameraPose, CellTruth, Scene  # noqa: E402
 
 SIZE = (1014, 760)
+
+
+class Heard:
+    """A speaker that writes down the cues."""
+
+    def __init__(self) -> None:
+        self.cues: list[Cue] = []
+
+    def play(self, cue: Cue) -> None:
+        self.cues.append(cue)
+
+    def close(self) -> None:
+        pass
 
 
 class Pings:
@@ -99,6 +113,7 @@ def test_the_loop_sets_up_a_game_and_follows_the_board(tmp_path: Path) -> None:
     controller = loop.phase
     assert isinstance(controller, Controller)
     assert [p.dynasty for p in controller.state.players] == ["lion", "pot"]
+    loop.speaker = heard = Heard()
     board = list(expected_cells(controller.state))
     board[parse_cell("F11")] = Look(CellClass.TILE_RED)
     camera.hand_passing(Scene(tuple(CellTruth(look.cls, look.dynasty, look.monument) for look in board),
@@ -106,6 +121,7 @@ def test_the_loop_sets_up_a_game_and_follows_the_board(tmp_path: Path) -> None:
     for _ in range(10):
         loop.step()
     assert [str(a) for a in controller.game.actions] == ["tile red F11"]
+    assert heard.cues == [Cue.MOVE]  # once, when the camera took the tile
     assert pings.sent.count("WATCHDOG=1") == 4 + 2 + 10
     assert any(s.startswith("STATUS=") for s in pings.sent)
     record = journal.unfinished(tmp_path / "games")
@@ -145,9 +161,11 @@ def test_an_unplugged_camera_is_shown_the_game_kept_and_the_camera_restarted(tmp
     loop.camera, loop.camera_retry = cable, 0.0  # type: ignore[assignment]
     assert isinstance(loop.phase, Controller) and loop.phase.screen().name == "resuming"
     loop.phase.handle(UiCommand.key(Key.OK))
+    loop.speaker = heard = Heard()
     cable.pulled = True
     loop.step()
     loop.step()
+    assert heard.cues == [Cue.ATTENTION]  # the players must check the cable: called once
     assert loop.phase.screen().name == "camera_lost" and cable.starts == 1
     cable.pulled = False
     loop.step()
@@ -254,3 +272,14 @@ def test_pieces_still_owed_when_the_power_went_are_asked_for_again(tmp_path: Pat
     assert [line.rsplit(" ", 1)[-1] for line in asked] == [f"{cell_name(c)}." for c in removed]
     controller.on_reading(reading_of(after))  # lifted
     assert controller.moment is None and not controller.owed and controller.screen().name != "owed"
+
+
+def test_the_camera_calls_the_players_for_a_new_question_and_blips_for_a_move() -> None:
+    from companion.ui.model import Screen
+
+    turn, result = Screen(name="turn", title="Bo's turn"), Screen(name="result", title="Bo wins")
+    assert cue_for(True, "turn", turn) is Cue.MOVE
+    assert cue_for(True, "turn", result) is Cue.ATTENTION  # a move that starts something to do
+    assert cue_for(False, "turn", Screen(name="mismatch", title="")) is Cue.ATTENTION
+    assert cue_for(False, "mismatch", Screen(name="mismatch", title="")) is None  # asked already
+    assert cue_for(False, "turn", turn) is None

@@ -26,7 +26,7 @@ from companion.rules import (
 from companion.ui import messages, screens
 from companion.ui.commands import UNDO, Key, UiCommand, Verb
 from companion.ui.gallery import happened, pending, play_until, two_tall_squares
-from companion.ui.model import Button, MarkKind, Screen, Tone, UiState
+from companion.ui.model import Button, Chip, MarkKind, Screen, Tone, UiState
 from companion.ui.screens import TableView
 from vision.reading import CellClass
 
@@ -66,8 +66,8 @@ def test_turn_shows_whose_turn_the_actions_left_and_the_kingdoms(mid) -> None:  
     commands = {b.label: b.command for b in screen.buttons}
     assert commands["Pass"] == UiCommand.action("pass") and commands["Take back"] == UNDO
     assert commands["Swap tiles"] == UiCommand.nav("swap")
-    letters = {"archer": "A", "bull": "B", "pot": "P", "lion": "L"}
-    assert screen.lines[-1] == "Leaders: " + " · ".join(f"{letters[p.dynasty]} {p.name}" for p in state.players)
+    assert screen.strip is not None
+    assert [(seat.name, seat.dynasty) for seat in screen.strip.seats] == [(p.name, p.dynasty) for p in state.players]
     accepted(game, commands["Pass"])
     assert screen.resolve(UiCommand.key(Key.BACK, long=True)) == UNDO
 
@@ -228,8 +228,23 @@ def test_final_tally_ranks_and_explains() -> None:
     assert [row[0] for row in screen.table.rows] == [f"{s.rank}. {s.name}" for s in scores]
     assert [row[-1] for row in screen.table.rows] == [str(s.score) for s in scores]
     assert game.state.game_over in screen.lines[0]
-    for s in scores:
-        assert any(line.startswith(f"{s.rank}. {s.name}: {s.score} — weakest") for line in screen.lines)
+    for s, row in zip(scores, screen.table.rows, strict=True):
+        colours = [cell for cell in row if isinstance(cell, Chip)]
+        # Each colour: the points, the treasures added beside them, the weakest framed.
+        assert [c.text for c in colours] == [str(n) for n in s.points]
+        assert [c.extra for c in colours] == [f"+{n}" if n else "" for n in s.spread]
+        assert [c.highlight for c in colours] == [i == s.final.index(s.score) for i in range(4)]
+        assert all(not line.startswith(s.name) for line in screen.lines if not s.tie_break)
+
+
+def test_the_tally_says_each_tie_break_in_words_without_a_doubled_full_stop() -> None:
+    from companion.rules import rank_scores
+
+    scores = rank_scores(["Anna", "Bo", "Cem"], [(5, 7, 6, 9), (7, 5, 9, 6), (4, 8, 8, 8)], [2, 2, 3])
+    screen = screens.tally(scores, reason="Tally entered by hand")
+    assert screen.lines[0] == "Tally entered by hand."
+    assert "Bo is tied with Anna on all four colours: they share rank 2." in screen.lines
+    assert not any(".." in line for line in (*screen.lines, screen.help.text if screen.help else ""))
 
 
 def test_mismatch_names_the_rule_and_offers_the_ways_out(mid) -> None:  # type: ignore[no-untyped-def]
@@ -270,8 +285,10 @@ def test_a_land_square_offers_every_piece_the_camera_can_name_there(mid) -> None
         CellClass.EMPTY_RIVER, CellClass.TILE_BLUE, CellClass.FACE_DOWN, CellClass.UNKNOWN)]
     labels = {b.command.value.removeprefix("correct=H6 "): b.label for b in screen.buttons}
     assert labels["treasure on a temple"] == "Treasure"
-    assert labels["monument"] == "Monument or face-down tile"
+    assert labels["monument"] == "Monument" and screen.help is not None and "face-down tile" in screen.help.text
     assert labels["red leader"] == "Priest" and labels["green tile"] == "Market"
+    # The square being corrected is shown close up (the renderer makes every square a finger wide).
+    assert screen.board is not None and screen.board.zoom == land
 
 
 def test_messages_say_what_happened_in_plain_words() -> None:
