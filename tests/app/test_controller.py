@@ -447,18 +447,27 @@ def test_a_square_corrected_once_is_not_asked_about_again_until_it_changes() -> 
     assert controller.looking == "I cannot see F11 clearly"
 
 
-def test_a_treasure_taken_is_not_read_again_on_its_temple_at_every_later_move() -> None:
-    a10 = parse_cell("A10")
+A10 = parse_cell("A10")
 
-    def misread(cell: int, look: Look) -> CellClass:  # the bare start temple taken for its treasure
-        return CellClass.TREASURE if cell == a10 else look.cls
+
+def treasure_due() -> tuple[Controller, Differential]:
+    """The trader's kingdom must give up the treasure on A10 or D10, and the camera takes the start
+    temple on A10, bare, for the treasure that stood on it."""
+
+    def misread(cell: int, look: Look) -> CellClass:
+        return CellClass.TREASURE if cell == A10 else look.cls
 
     eyes = Differential(looks_after(start=treasures), misread)
     controller = Controller(treasures())
     controller.brief(eyes)
     controller.on_reading(eyes.read())
     watch(controller, eyes, looks_after("tile red C10", start=treasures))
-    assert controller.screen().name == "treasure"  # the trader must take A10 or D10
+    assert controller.screen().name == "treasure"
+    return controller, eyes
+
+
+def test_a_treasure_taken_is_not_read_again_on_its_temple_at_every_later_move() -> None:
+    controller, eyes = treasure_due()
     taken = ("tile red C10", "treasure A10")
     watch(controller, eyes, looks_after(*taken, start=treasures))
     controller.brief(eyes)
@@ -471,20 +480,11 @@ def test_a_treasure_taken_is_not_read_again_on_its_temple_at_every_later_move() 
         watch(controller, eyes, looks_after(*taken, *moves[:played], start=treasures))
         assert controller.moment is None and controller.screen().name == "turn"
     assert [str(a) for a in controller.game.actions] == [*taken, *moves]
-    assert eyes.labels[a10].cls is CellClass.TILE_RED and controller.tracker.shown[a10].cls is CellClass.TILE_RED
+    assert eyes.labels[A10].cls is CellClass.TILE_RED and controller.tracker.shown[A10].cls is CellClass.TILE_RED
 
 
 def test_a_correction_stays_through_a_hand_over_the_board_while_its_square_is_unchanged() -> None:
-    a10 = parse_cell("A10")
-
-    def misread(cell: int, look: Look) -> CellClass:
-        return CellClass.TREASURE if cell == a10 else look.cls
-
-    eyes = Differential(looks_after(start=treasures), misread)
-    controller = Controller(treasures())
-    controller.brief(eyes)
-    controller.on_reading(eyes.read())
-    watch(controller, eyes, looks_after("tile red C10", start=treasures))
+    controller, eyes = treasure_due()
     lifted = looks_after("tile red C10", "treasure A10", start=treasures)
     watch(controller, eyes, lifted)  # read as a treasure still, and agreed so
     stray = list(lifted)
@@ -494,4 +494,4 @@ def test_a_correction_stays_through_a_hand_over_the_board_while_its_square_is_un
     assert controller.screen().name == "mismatch" and len(controller.game.actions) == 1
     watch(controller, eyes, lifted)  # the leader lifted again: the camera sees A10 as it was
     assert [str(a) for a in controller.game.actions] == ["tile red C10", "treasure A10"]
-    assert controller.moment is None and controller.corrections == {a10: CellClass.TILE_RED}
+    assert controller.moment is None and controller.corrections == {A10: CellClass.TILE_RED}
