@@ -8,7 +8,7 @@ escapes: a camera that hands over garbage gets a BAD_FRAME reading, not a crash 
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import replace
 
 import numpy as np
@@ -52,6 +52,8 @@ class Observer:
     face_down: squares the game says may hold a face-down tile (under a monument built or about
         to be), set by the companion; None (not told) means anywhere. Elsewhere a square that
         comes near its printed pattern under a glare is read as bare.
+    candidates: for each square, every class the rules allow there at the next look, set by the
+        companion; None (not told) means any class. Not used by the reading yet.
     """
 
     def __init__(
@@ -66,6 +68,7 @@ class Observer:
         self.tall: frozenset[int] = frozenset()
         self.excused: frozenset[int] = frozenset()
         self.face_down: frozenset[int] | None = None
+        self.candidates: tuple[frozenset[CellClass], ...] | None = None
         self.calibration: Calibration | None = None
         self._dynasties: dict[int, tuple[CellClass, np.ndarray, str | None]] = {}
         if calibration is not None:
@@ -78,6 +81,10 @@ class Observer:
         if calibration.rim is not None:
             places = gate.rim_places(calibration.homography, calibration.image_size)
             self.gate.watch_rim(places, calibration.rim)
+
+    def agree(self, shown: Sequence[CellReading]) -> None:
+        """The game agreed with the board of the last reading: `shown` is what each square shows.
+        Every read is still absolute: nothing is kept of it yet."""
 
     def feed(self, frame: object, small: np.ndarray | None = None) -> BoardReading:
         """One frame of the stream: a reading once the board is still and clear, else why not.

@@ -23,12 +23,15 @@ def board(*actions: str) -> list[Look]:
 
 
 def show(controller: Controller, eyes: CameraEyes, looks: list[Look]) -> None:
-    """The players make the board look like `looks`; the companion looks until it sees clearly."""
+    """The players make the board look like `looks`; the companion looks until it sees clearly,
+    telling the observer what the game knows before each look, as the main loop does."""
     controller.on_motion()
+    controller.brief(eyes.observer)
     controller.on_reading(eyes.look(looks))
     for _ in range(5):
         if not controller.looking:
             return
+        controller.brief(eyes.observer)
         controller.on_reading(eyes.again())
     raise AssertionError(f"the camera never saw the board clearly: {controller.looking}")
 

@@ -8,9 +8,10 @@ import socket
 import subprocess
 import sys
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
@@ -35,9 +36,10 @@ from companion.ui.commands import Key, UiCommand, Verb  # noqa: E402
 from companion.ui.gallery import play_until  # noqa: E402
 from companion.ui.inputs import Inputs  # noqa: E402
 from companion.ui.render import Renderer  # noqa: E402
+from vision.calibration import Calibration  # noqa: E402
 from vision.camera import CameraError, FolderCamera, PiCamera  # noqa: E402
 from vision.observer import Observer  # noqa: E402
-from vision.reading import CellClass  # noqa: E402
+from vision.reading import BoardReading, CellClass, CellReading  # noqa: E402
 from vision.sim.camera import SyntheticCamera  # noqa: E402
 from vision.sim.synthetic import CameraPose, CellTruth, Scene  # noqa: E402
 
@@ -283,3 +285,44 @@ def test_the_camera_calls_the_players_for_a_new_question_and_blips_for_a_move() 
     assert cue_for(False, "turn", Screen(name="mismatch", title="")) is Cue.ATTENTION
     assert cue_for(False, "mismatch", Screen(name="mismatch", title="")) is None  # asked already
     assert cue_for(False, "turn", turn) is None
+
+
+class Told(Observer):
+    """The real observer, keeping what the companion told it."""
+
+    def __init__(self, calibration: Calibration, still_frames: int) -> None:
+        super().__init__(calibration, still_frames=still_frames)
+        self.agreed: list[tuple[CellReading, ...]] = []
+        self.told: list[tuple[frozenset[CellClass], ...] | None] = []  # the candidates at each read
+
+    def agree(self, shown: Sequence[CellReading]) -> None:
+        self.agreed.append(tuple(shown))
+
+    def read(self, frame: object, darker: Callable[[], np.ndarray | None] | None = None) -> BoardReading:
+        self.told.append(self.candidates)
+        return super().read(frame, darker)
+
+
+def test_the_loop_tells_the_observer_what_may_appear_and_what_the_game_agreed_with(tmp_path: Path) -> None:
+    pose = CameraPose()
+    camera = SyntheticCamera(Scene.setup(), size=SIZE, pose=pose, seed=3)
+    camera.start()
+    observer = Told(synthetic_calibration(pose, SIZE, seed=5), still_frames=2)
+    renderer = Renderer()
+    controller = Controller(Game.new(2, hidden_hands=True))
+    loop = Loop(controller, camera, observer, Display((800, 480)), renderer, Inputs(renderer), Pings(),
+                tmp_path / "games")
+    for _ in range(5):
+        loop.step()
+    assert len(observer.told) == 1 and len(observer.agreed) == 1  # the set-up, read and agreed
+    f11 = parse_cell("F11")
+    board = list(expected_cells(controller.state))
+    board[f11] = Look(CellClass.TILE_RED)
+    camera.hand_passing(Scene(tuple(CellTruth(look.cls, look.dynasty, look.monument) for look in board),
+                              camera.scene.river, camera.scene.corners), frames=4)
+    for _ in range(10):
+        loop.step()
+    assert [str(a) for a in controller.game.actions] == ["tile red F11"]
+    told = observer.told[-1]
+    assert told is not None and CellClass.TILE_RED in told[f11]  # told before the read that saw it
+    assert len(observer.agreed) == 2 and observer.agreed[-1][f11].cls is CellClass.TILE_RED
