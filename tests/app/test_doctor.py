@@ -137,3 +137,21 @@ def test_the_command_prints_a_report_on_a_machine_without_the_hardware(tmp_path)
     assert "WARN  Configuration" in result.stdout and "unknown key [camera] zoom" in result.stdout
     assert "ok    Screen" in result.stdout
     assert result.stdout.rstrip().splitlines()[-1].endswith(("warning.", "warnings.", "All good."))
+
+
+@pytest.mark.parametrize(
+    ("text", "words"),
+    [
+        ('{"format": "tigris-companion-calibration", "version": 2}', "another version"),
+        ('{"format": "tigris-companion-calibr', "damaged"),
+        (None, "no calibration file"),
+    ],
+)
+def test_the_calibration_is_checked(tmp_path, text, words):
+    if text is not None:
+        (tmp_path / "calibration.json").write_text(text)
+    settings = config.parse({"paths": {"state_dir": str(tmp_path)}})
+    [finding] = doctor.calibration(settings)
+    assert finding.status == "fail" and words in finding.detail and "companion calibrate" in finding.advice
+    assert finding in doctor.diagnose(settings, run=lambda *a, **k: subprocess.CompletedProcess(a, 1, "", ""),
+                                      environ={"SDL_VIDEODRIVER": "dummy"})

@@ -2,14 +2,16 @@ import errno
 import json
 import os
 import random
-import subprocess
+from collections.abc import Iterator
 from datetime import datetime
+from pathlib import Path
 
 import pytest
 
 from companion.app import journal
 from companion.app.journal import Journal, JournalDamaged, JournalError
 from companion.rules import CompanionError, Game, replay
+from tests.app import cards
 from vision.reading import CELLS, BoardReading, CellClass, CellReading, ReadStatus
 
 
@@ -152,15 +154,8 @@ def test_a_failed_takeback_record_keeps_the_move(tmp_path, monkeypatch):
 
 
 @pytest.fixture
-def tiny_card(tmp_path):
-    """A real 64 KiB file system, to fill up for real (needs root, as CI has)."""
-    mount = tmp_path / "card"
-    mount.mkdir()
-    done = subprocess.run(["mount", "-t", "tmpfs", "-o", "size=64k", "tmpfs", str(mount)], capture_output=True)
-    if done.returncode != 0:
-        pytest.skip(f"cannot mount a small tmpfs here: {done.stderr.decode().strip()}")
-    yield mount
-    subprocess.run(["umount", str(mount)], check=True)
+def tiny_card(tmp_path: Path) -> Iterator[Path]:
+    yield from cards.mounted(tmp_path)
 
 
 def test_a_really_full_card(tiny_card):
