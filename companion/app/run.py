@@ -132,7 +132,7 @@ def resume_or_setup(records: Path, board: str = "standard") -> Controller | Setu
         log.warning("%s", warning)
     controller = Controller(resumed.game, resumed.journal)
     controller.tracker = Tracker.resume(resumed.game)  # pieces the players still had to lift are asked for again
-    controller.moment = Moment("resuming", started=resumed.started)
+    controller.moment = Moment("resuming", started=resumed.started, notes=resumed.warnings)
     log.info("%s", resumed.message)
     return controller
 

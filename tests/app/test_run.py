@@ -189,21 +189,37 @@ def test_the_set_up_menu_offers_a_tally_by_hand(tmp_path: Path) -> None:
     assert setup.screen().title.startswith("Player 1:")
 
 
-def test_a_damaged_record_is_said_and_kept_and_a_new_game_can_start(tmp_path: Path) -> None:
+def test_a_damaged_record_is_said_and_kept_and_the_moves_before_the_damage_resumed(tmp_path: Path) -> None:
     games = tmp_path / "games"
     game = Game.new(2, hidden_hands=True)
     with journal.Journal.start(games, game) as record:
-        for action in ("tile red F11", "pass"):
+        for action in ("tile red F11", "pass", "pass"):
             record.apply(game, action)
     path = next(games.glob("*.jsonl"))
     lines = path.read_bytes().splitlines(keepends=True)
-    damaged = lines[0] + b"{this is not a line of the record}\n" + b"".join(lines[1:])
+    damaged = b"".join(lines[:3]) + b"{this is not a line of the record}\n" + lines[3]
     path.write_bytes(damaged)
+    controller = resume_or_setup(games)
+    assert isinstance(controller, Controller)
+    assert [str(a) for a in controller.game.actions] == ["tile red F11", "pass"]
+    screen = controller.screen()
+    assert screen.name == "resuming" and screen.title.endswith("2 actions")
+    assert any(line.startswith(f"Moves 3–4 of {path.name} could not be read") and "after move 2" in line
+               for line in screen.lines)
+    assert path.read_bytes() == damaged
+
+
+def test_a_record_with_an_unusable_header_is_said_and_kept_and_a_new_game_can_start(tmp_path: Path) -> None:
+    games = tmp_path / "games"
+    games.mkdir()
+    path = games / "game-20261129-201400.jsonl"
+    path.write_text('{"format":"te-companion game record","config":null}\n')
     setup = resume_or_setup(games)
     assert isinstance(setup, Setup) and setup.screen().name == "error"
+    assert any("line 1" in line for line in setup.screen().lines)
     setup.handle(UiCommand.key(Key.OK))
     assert setup.screen().name == "setup_players"
-    assert path.read_bytes() == damaged
+    assert path.read_text() == '{"format":"te-companion game record","config":null}\n'
 
 
 def test_a_record_that_cannot_be_written_is_said_before_the_game_starts(tmp_path: Path) -> None:
