@@ -333,7 +333,7 @@ def main(argv: list[str]) -> int:
                         f"{config_module.SYSTEM_CONFIG})")
     args = parser.parse_args(argv)
     os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
-    config = config_module.load(args.config)
+    config = config_module.load(args.config, kept=config_module.kept_copy())
     findings = diagnose(config)
     print(report(findings))
     return 1 if any(finding.status == "fail" for finding in findings) else 0

@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import Any, Protocol
 
 from companion.app import journal
-from companion.app.config import Config, load
+from companion.app.config import Config, kept_copy, load
 from companion.app.controller import Controller, Moment
 from companion.app.hand_tally import HandTally
 from companion.rules import CompanionError, Game
@@ -257,7 +257,7 @@ def main(argv: Sequence[str]) -> int:
     args = parser.parse_args(list(argv))
     logging.basicConfig(level=logging.INFO, format="<%(levelno)s>%(name)s: %(message)s"
                         if os.environ.get("JOURNAL_STREAM") else "%(levelname)s %(name)s: %(message)s")
-    config = load(args.config)
+    config = load(args.config, kept=kept_copy())
     for problem in config.problems:
         log.warning("%s", problem)
     from companion.hardware.buttons import open_gpio_buttons, pins_from_config
