@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import Any, Protocol
 
 from companion.app import journal
+from companion.app.calibrating import Calibrating
 from companion.app.config import Config, kept_copy, load
 from companion.app.controller import Controller, Moment
 from companion.app.hand_tally import HandTally
@@ -148,9 +149,10 @@ def read_when_still(camera: Camera, observer: Observer, *, again: bool) -> tuple
 
 @dataclass
 class Loop:
-    """The main loop. `phase` is the set-up wizard, then the game's controller."""
+    """The main loop. `phase` is the set-up wizard, then the game's controller; before either, calibrating
+    when the camera has no calibration it can use."""
 
-    phase: Controller | Setup
+    phase: Controller | Setup | Calibrating
     camera: Camera
     observer: Observer
     display: Any  # companion.hardware.display.Display
@@ -164,6 +166,13 @@ class Loop:
     camera_retry: float = 2.0  # seconds between attempts to restart a camera that stopped
     _camera_ok: bool = True
     _retry_at: float = 0.0
+    _after_calibrating: Controller | Setup | None = None
+
+    def calibrate_first(self, why: str, out: Path, board: str) -> None:
+        """Say why the camera cannot read the board and offer to calibrate, before the current phase."""
+        if isinstance(self.phase, Calibrating):
+            return
+        self._after_calibrating, self.phase = self.phase, Calibrating(why, out, board)
 
     def step(self) -> None:
         """One pass of the main loop."""
@@ -175,7 +184,11 @@ class Loop:
         self.stop = self.stop or any(event.type == pygame.QUIT for event in events)
         for command in self.inputs.commands(events):
             self.phase.handle(command)
-        if isinstance(self.phase, Setup) and self.phase.started is not None:
+        if isinstance(self.phase, Calibrating) and self.phase.finished and self._after_calibrating is not None:
+            if self.phase.calibration is not None:
+                self.observer.use(self.phase.calibration)
+            self.phase, self._after_calibrating, self._read_next_still = self._after_calibrating, None, True
+        elif isinstance(self.phase, Setup) and self.phase.started is not None:
             self.phase = self.phase.started
             self._read_next_still = True
         elif isinstance(self.phase, Controller) and self.phase.new_game:
@@ -189,6 +202,9 @@ class Loop:
             if not self._camera_ok:  # unplugged and plugged back, or a driver hiccup: start it afresh
                 self.camera.close()
                 self.camera.start()
+            if isinstance(self.phase, Calibrating) and self.phase.wants_picture:
+                self.phase.on_picture(self.camera.capture())
+                return
             if isinstance(self.phase, Controller):
                 self.phase.brief(self.observer)
             still, reading = read_when_still(self.camera, self.observer,
@@ -200,6 +216,8 @@ class Loop:
             self._retry_at = time.monotonic() + self.camera_retry
             if isinstance(self.phase, Controller):
                 self.phase.moment = Moment("camera", error=error)
+            elif isinstance(self.phase, Calibrating) and self.phase.wants_picture:
+                self.phase.failed(str(error))
             return
         if not self._camera_ok:
             log.info("camera: pictures again")
@@ -241,14 +259,21 @@ def open_camera(config: Config) -> Camera:
     return settings.open()
 
 
-def open_observer(config: Config) -> Observer:
+def open_observer(config: Config) -> tuple[Observer, str | None]:
+    """The observer reading with the configured calibration, and why there is none it can use."""
     from vision import calibration
 
     path = config.calibration_file
-    if not path.exists():
-        log.warning("no calibration at %s: run `companion calibrate` first", path)
-        return Observer(None)
-    return Observer(calibration.load(path))
+    try:
+        loaded = calibration.load(path)
+    except calibration.CalibrationError as error:
+        log.warning("%s", error)
+        return Observer(None), str(error)
+    if loaded.references is None:
+        why = f"The calibration file {path} knows where the board lies but not what the pieces look like."
+        log.warning("%s", why)
+        return Observer(None), why
+    return Observer(loaded), None
 
 
 def main(argv: Sequence[str]) -> int:
@@ -280,8 +305,11 @@ def main(argv: Sequence[str]) -> int:
     except CameraError as error:
         log.error("camera: %s", error)
     renderer = Renderer()
-    loop = Loop(phase, camera, open_observer(config), display, renderer,
-                Inputs(renderer, touches=display.pointer), notify, records)
+    observer, why = open_observer(config)
+    loop = Loop(phase, camera, observer, display, renderer, Inputs(renderer, touches=display.pointer), notify,
+                records)
+    if why is not None:
+        loop.calibrate_first(why, config.calibration_file, config.game.board)
 
     def stop(signum: int, frame: object) -> None:
         loop.stop = True
