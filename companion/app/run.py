@@ -276,15 +276,35 @@ def open_observer(config: Config) -> tuple[Observer, str | None]:
     return Observer(loaded), None
 
 
+@dataclass(frozen=True)
+class Start:
+    """Everything `companion run` reads from files before it opens the hardware."""
+
+    config: Config
+    phase: Controller | Setup
+    observer: Observer
+    why_not_calibrated: str | None
+
+
+def start_up(config_file: Path | None, kept: Path | None) -> Start:
+    """Read the configuration, the game records and the calibration. Nothing any of these files holds
+    makes it raise: each problem is logged and becomes words on the screen."""
+    config = load(config_file, kept=kept)
+    for problem in config.problems:
+        log.warning("%s", problem)
+    phase = resume_or_setup(config.state_dir / GAMES, config.game.board)
+    observer, why = open_observer(config)
+    return Start(config, phase, observer, why)
+
+
 def main(argv: Sequence[str]) -> int:
     parser = argparse.ArgumentParser(prog="companion run", description="The table companion: camera, screen, buttons.")
     parser.add_argument("--config", type=Path, help="configuration file (default: /etc/companion/config.toml)")
     args = parser.parse_args(list(argv))
     logging.basicConfig(level=logging.INFO, format="<%(levelno)s>%(name)s: %(message)s"
                         if os.environ.get("JOURNAL_STREAM") else "%(levelname)s %(name)s: %(message)s")
-    config = load(args.config, kept=kept_copy())
-    for problem in config.problems:
-        log.warning("%s", problem)
+    start = start_up(args.config, kept_copy())
+    config = start.config
     from companion.hardware.buttons import open_gpio_buttons, pins_from_config
     from companion.hardware.display import Display
     from companion.hardware.notify import Notifier
@@ -295,8 +315,6 @@ def main(argv: Sequence[str]) -> int:
     if driver:
         os.environ["SDL_VIDEODRIVER"] = driver
     notify = Notifier()
-    records = config.state_dir / GAMES
-    phase = resume_or_setup(records, config.game.board)
     display = Display(config.screen.size, rotation=config.screen.rotation, fullscreen=config.screen.fullscreen)
     gpio = open_gpio_buttons(pins_from_config(config.button_pins))
     camera = open_camera(config)
@@ -305,11 +323,10 @@ def main(argv: Sequence[str]) -> int:
     except CameraError as error:
         log.error("camera: %s", error)
     renderer = Renderer()
-    observer, why = open_observer(config)
-    loop = Loop(phase, camera, observer, display, renderer, Inputs(renderer, touches=display.pointer), notify,
-                records)
-    if why is not None:
-        loop.calibrate_first(why, config.calibration_file, config.game.board)
+    loop = Loop(start.phase, camera, start.observer, display, renderer, Inputs(renderer, touches=display.pointer),
+                notify, config.state_dir / GAMES)
+    if start.why_not_calibrated is not None:
+        loop.calibrate_first(start.why_not_calibrated, config.calibration_file, config.game.board)
 
     def stop(signum: int, frame: object) -> None:
         loop.stop = True
