@@ -48,7 +48,7 @@ def default_path() -> Path:
     """Where `companion run` looks for the calibration: `[paths] calibration` of the configuration."""
     from companion.app import config
 
-    return config.load(kept=config.kept_copy()).calibration_file
+    return config.load().calibration_file
 
 
 def load_image(path: str) -> np.ndarray:

@@ -127,7 +127,7 @@ def test_the_command_prints_a_report_on_a_machine_without_the_hardware(tmp_path)
     """The real `companion doctor` here: no camera, no GPIO, no screen — it reports and exits 1."""
     settings = tmp_path / "config.toml"
     settings.write_text(f'[camera]\nbackend = "picamera2"\nzoom = 2\n[paths]\nstate_dir = "{tmp_path}"\n')
-    env = {**os.environ, "SDL_VIDEODRIVER": "dummy", "PATH": os.environ["PATH"]}
+    env = {**os.environ, "SDL_VIDEODRIVER": "dummy", "PATH": os.environ["PATH"], "STATE_DIRECTORY": str(tmp_path)}
     result = subprocess.run([sys.executable, "-m", "companion", "doctor", "--config", str(settings)],
                             capture_output=True, text=True, timeout=120, env=env,
                             cwd=Path(__file__).parents[2])
