@@ -19,9 +19,11 @@ from typing import Any
 import cv2
 import numpy as np
 
+from vision import picture
+
 SMALL_WIDTH = 320  # the motion check's frames: enough to see a hand, cheap on a Pi
 DARKER = 0.5  # share of the exposure of the second look at squares a glare dazzled
-IMAGE_SUFFIXES = (".png", ".jpg", ".jpeg", ".bmp", ".tif", ".tiff")
+IMAGE_SUFFIXES = (".png", ".jpg", ".jpeg")  # the formats whose size is checked before decoding
 
 
 class CameraError(RuntimeError):
@@ -134,9 +136,10 @@ class FolderCamera(Playback):
         index = position % len(self._files)
         if self._cache is not None and self._cache[0] == index:
             return self._cache[1]
-        frame = cv2.imread(str(self._files[index]), cv2.IMREAD_COLOR)
-        if frame is None:
-            raise CameraError(f"The picture {self._files[index].name} cannot be read; is it a damaged file?")
+        try:
+            frame = picture.read(self._files[index])
+        except picture.PictureError as error:
+            raise CameraError(f"The picture {self._files[index].name} cannot be read: {error}") from None
         self._cache = (index, frame)
         return frame
 

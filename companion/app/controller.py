@@ -88,6 +88,7 @@ class Moment:
     error: Exception | None = None
     started: datetime | None = None
     cells: tuple[int, ...] = ()  # "correct": the squares the camera disagrees with or cannot read; "edge": the patch
+    notes: tuple[str, ...] = ()  # "resuming": what of the record could not be read
 
 
 class Sight(Protocol):
@@ -483,8 +484,8 @@ class Controller:
             start = moment.cells[0] if moment.cells else CENTRE
             return messages.correct(state, start if self.ui.pick is None else self.ui.pick, moment.cells, self.ui)
         if moment.kind == "resuming" and moment.started is not None:
-            return screens.beside_board(messages.resuming(moment.started, len(self.game.actions)), state,
-                                        recent(self.game))
+            return screens.beside_board(messages.resuming(moment.started, len(self.game.actions), *moment.notes),
+                                        state, recent(self.game))
         if isinstance(outcome, Mismatch):
             rule = IllegalAction("board", outcome.rule, outcome.page) if outcome.rule else None
             return messages.mismatch(state, outcome.cells, rule, self.ui)

@@ -23,7 +23,8 @@ from pathlib import Path
 from typing import Any, Protocol
 
 from companion.app import journal
-from companion.app.config import Config, load
+from companion.app.calibrating import Calibrating
+from companion.app.config import Config, kept_copy, load
 from companion.app.controller import Controller, Moment
 from companion.app.hand_tally import HandTally
 from companion.hardware.sound import Cue, Silent, Speaker, open_sound
@@ -135,7 +136,7 @@ def resume_or_setup(records: Path, board: str = "standard") -> Controller | Setu
         log.warning("%s", warning)
     controller = Controller(resumed.game, resumed.journal)
     controller.tracker = Tracker.resume(resumed.game)  # pieces the players still had to lift are asked for again
-    controller.moment = Moment("resuming", started=resumed.started)
+    controller.moment = Moment("resuming", started=resumed.started, notes=resumed.warnings)
     log.info("%s", resumed.message)
     return controller
 
@@ -151,9 +152,10 @@ def read_when_still(camera: Camera, observer: Observer, *, again: bool) -> tuple
 
 @dataclass
 class Loop:
-    """The main loop. `phase` is the set-up wizard, then the game's controller."""
+    """The main loop. `phase` is the set-up wizard, then the game's controller; before either, calibrating
+    when the camera has no calibration it can use."""
 
-    phase: Controller | Setup
+    phase: Controller | Setup | Calibrating
     camera: Camera
     observer: Observer
     display: Any  # companion.hardware.display.Display
@@ -168,6 +170,13 @@ class Loop:
     camera_retry: float = 2.0  # seconds between attempts to restart a camera that stopped
     _camera_ok: bool = True
     _retry_at: float = 0.0
+    _after_calibrating: Controller | Setup | None = None
+
+    def calibrate_first(self, why: str, out: Path, board: str) -> None:
+        """Say why the camera cannot read the board and offer to calibrate, before the current phase."""
+        if isinstance(self.phase, Calibrating):
+            return
+        self._after_calibrating, self.phase = self.phase, Calibrating(why, out, board)
 
     def step(self) -> None:
         """One pass of the main loop."""
@@ -185,7 +194,11 @@ class Loop:
         self.stop = self.stop or any(event.type == pygame.QUIT for event in events)
         for command in self.inputs.commands(events):
             self.phase.handle(command)
-        if isinstance(self.phase, Setup) and self.phase.started is not None:
+        if isinstance(self.phase, Calibrating) and self.phase.finished and self._after_calibrating is not None:
+            if self.phase.calibration is not None:
+                self.observer.use(self.phase.calibration)
+            self.phase, self._after_calibrating, self._read_next_still = self._after_calibrating, None, True
+        elif isinstance(self.phase, Setup) and self.phase.started is not None:
             self.phase = self.phase.started
             self._read_next_still = True
         elif isinstance(self.phase, Controller) and self.phase.new_game:
@@ -200,6 +213,9 @@ class Loop:
             if not self._camera_ok:  # unplugged and plugged back, or a driver hiccup: start it afresh
                 self.camera.close()
                 self.camera.start()
+            if isinstance(self.phase, Calibrating) and self.phase.wants_picture:
+                self.phase.on_picture(self.camera.capture())
+                return False
             if isinstance(self.phase, Controller):
                 self.phase.brief(self.observer)
             still, reading = read_when_still(self.camera, self.observer,
@@ -211,6 +227,8 @@ class Loop:
             self._retry_at = time.monotonic() + self.camera_retry
             if isinstance(self.phase, Controller):
                 self.phase.moment = Moment("camera", error=error)
+            elif isinstance(self.phase, Calibrating) and self.phase.wants_picture:
+                self.phase.failed(str(error))
             return True
         if not self._camera_ok:
             log.info("camera: pictures again")
@@ -262,14 +280,42 @@ def open_camera(config: Config) -> Camera:
     return settings.open()
 
 
-def open_observer(config: Config) -> Observer:
+def open_observer(config: Config) -> tuple[Observer, str | None]:
+    """The observer reading with the configured calibration, and why there is none it can use."""
     from vision import calibration
 
     path = config.calibration_file
-    if not path.exists():
-        log.warning("no calibration at %s: run `companion calibrate` first", path)
-        return Observer(None)
-    return Observer(calibration.load(path))
+    try:
+        loaded = calibration.load(path)
+    except calibration.CalibrationError as error:
+        log.warning("%s", error)
+        return Observer(None), str(error)
+    if loaded.references is None:
+        why = f"The calibration file {path} knows where the board lies but not what the pieces look like."
+        log.warning("%s", why)
+        return Observer(None), why
+    return Observer(loaded), None
+
+
+@dataclass(frozen=True)
+class Start:
+    """Everything `companion run` reads from files before it opens the hardware."""
+
+    config: Config
+    phase: Controller | Setup
+    observer: Observer
+    why_not_calibrated: str | None
+
+
+def start_up(config_file: Path | None, kept: Path | None) -> Start:
+    """Read the configuration, the game records and the calibration. Nothing any of these files holds
+    makes it raise: each problem is logged and becomes words on the screen."""
+    config = load(config_file, kept=kept)
+    for problem in config.problems:
+        log.warning("%s", problem)
+    phase = resume_or_setup(config.state_dir / GAMES, config.game.board)
+    observer, why = open_observer(config)
+    return Start(config, phase, observer, why)
 
 
 def main(argv: Sequence[str]) -> int:
@@ -278,9 +324,8 @@ def main(argv: Sequence[str]) -> int:
     args = parser.parse_args(list(argv))
     logging.basicConfig(level=logging.INFO, format="<%(levelno)s>%(name)s: %(message)s"
                         if os.environ.get("JOURNAL_STREAM") else "%(levelname)s %(name)s: %(message)s")
-    config = load(args.config)
-    for problem in config.problems:
-        log.warning("%s", problem)
+    start = start_up(args.config, kept_copy())
+    config = start.config
     from companion.hardware.buttons import open_gpio_buttons, pins_from_config
     from companion.hardware.display import Display
     from companion.hardware.notify import Notifier
@@ -291,8 +336,6 @@ def main(argv: Sequence[str]) -> int:
     if driver:
         os.environ["SDL_VIDEODRIVER"] = driver
     notify = Notifier()
-    records = config.state_dir / GAMES
-    phase = resume_or_setup(records, config.game.board)
     display = Display(config.screen.size, rotation=config.screen.rotation, fullscreen=config.screen.fullscreen)
     gpio = open_gpio_buttons(pins_from_config(config.button_pins))
     camera = open_camera(config)
@@ -303,8 +346,10 @@ def main(argv: Sequence[str]) -> int:
     renderer = Renderer()
     sound = config.sound
     speaker = open_sound(sound.enabled, sound.buzzer_pin if sound.buzzer_pin >= 0 else None, sound.buzzer)
-    loop = Loop(phase, camera, open_observer(config), display, renderer,
-                Inputs(renderer, touches=display.pointer), notify, records, speaker)
+    loop = Loop(start.phase, camera, start.observer, display, renderer, Inputs(renderer, touches=display.pointer),
+                notify, config.state_dir / GAMES, speaker)
+    if start.why_not_calibrated is not None:
+        loop.calibrate_first(start.why_not_calibrated, config.calibration_file, config.game.board)
 
     def stop(signum: int, frame: object) -> None:
         loop.stop = True

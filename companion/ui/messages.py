@@ -97,10 +97,11 @@ def message(title: str, *lines: str, tone: Tone = Tone.INFO, buttons: Sequence[B
                   back=OK)
 
 
-def resuming(started: datetime, actions: int) -> Screen:
+def resuming(started: datetime, actions: int, *notes: str) -> Screen:
+    """`notes`: what of the game record could not be read, for the players to put right on the board."""
     return message(f"Resuming the game started {started:%H:%M} — {actions} action{'s' if actions != 1 else ''}",
-                   "The camera now checks that the board still matches.", name="resuming",
-                   buttons=(Button("Continue", OK, primary=True),))
+                   *notes, "The camera now checks that the board still matches.", name="resuming",
+                   buttons=(Button("Continue", OK, primary=True),), tone=Tone.WARNING if notes else Tone.INFO)
 
 
 def disk_full() -> Screen:
