@@ -691,24 +691,13 @@ def _start_war(w: _Work, colour: Colour) -> None:
     _ask_support(w, conflict)
 
 
-# --- after every step: treasures, remaining wars, monuments, end of the action ------------------
+# --- after every step: remaining wars, the unification tile, monuments, treasures, end of action --
 
 
 def _settle(w: _Work) -> None:
-    """Decide what comes next once the last step is done."""
-    while w.treasure_check:
-        due = _treasure_due(w)
-        if due is None:
-            w.treasure_check = False
-            break
-        seat, choices, need = due
-        if choices.bit_count() <= need:
-            for cell in cells_of(choices):
-                _take_treasure(w, seat, cell)
-            continue
-        w.pending = Pending(PendingKind.TREASURE, seat, options=tuple(TakeTreasure(c) for c in cells_of(choices)),
-                            treasures_to_take=need)
-        return
+    """Decide what comes next once the last step is done. The treasure check waits until the action
+    is wholly resolved (RULES.md 6): after every war of a tile, the unification tile and the monument
+    decision, so a temple keeps its treasure (and its protection) through all the wars."""
     if w.wars:
         live = tuple(c for c in w.wars if _war_leaders(w, c) is not None)
         for dropped in (c for c in w.wars if c not in live):
@@ -734,6 +723,19 @@ def _settle(w: _Work) -> None:
             w.emit(EventKind.MONUMENT_POSSIBLE, f"{w.name(w.current)} may build a monument on the 2×2 at "
                    f"{' or '.join(where)}", P_MONUMENT, player=w.current)
             return
+    while w.treasure_check:
+        due = _treasure_due(w)
+        if due is None:
+            w.treasure_check = False
+            break
+        seat, choices, need = due
+        if choices.bit_count() <= need:
+            for cell in cells_of(choices):
+                _take_treasure(w, seat, cell)
+            continue
+        w.pending = Pending(PendingKind.TREASURE, seat, options=tuple(TakeTreasure(c) for c in cells_of(choices)),
+                            treasures_to_take=need)
+        return
     _finish_action(w)
 
 

@@ -472,7 +472,7 @@ def test_the_trader_takes_all_treasures_but_one_corners_first_right_after_his_pl
     assert game.pending.kind is PendingKind.ACTION and game.pending.actions_left == 1
 
 
-def test_the_trader_takes_treasures_right_after_a_war_that_brought_them_together() -> None:
+def test_a_single_war_then_the_trader_takes_the_treasures_it_brought_together() -> None:
     # Player 1's trader on E5 (market D5) in a kingdom with the treasure D6; Player 2's trader on I6
     # (markets H6 I5) with the treasure J6. A settlement on G6 unites them: the war of the traders.
     game = position("""
@@ -493,12 +493,97 @@ def test_the_trader_takes_treasures_right_after_a_war_that_brought_them_together
     game.apply("support 0")
     events = game.apply("support 0")  # 1 against 2: Player 2 wins
     assert names(only(events, EventKind.PIECES_REMOVED).cells) == ["D5", "E5"]
+    # The last war is over: the unification tile comes off, then the winner's trader takes a treasure.
+    assert kinds(events)[-1] is EventKind.UNIFICATION_REMOVED and game.state.unification == -1
     assert (game.pending.kind, game.pending.player) == (PendingKind.TREASURE, 1)
     assert offered(game) == {"treasure D6", "treasure J6"}
-    assert game.state.unification == sq("G6")  # still during the war's aftermath
     events = game.apply("treasure D6")
-    assert kinds(events) == [EventKind.TREASURE_TAKEN, EventKind.UNIFICATION_REMOVED]
+    assert kinds(events) == [EventKind.TREASURE_TAKEN]
     assert game.state.players[1].treasures == 1 and game.state.players[0].treasures == 0
+    assert game.pending.kind is PendingKind.ACTION and game.pending.actions_left == 1
+
+
+# Two kingdoms a green tile on E10 unites. West, Player 1's: his priest on A8 and king on C8 beside the
+# corner treasure temple B8, a settlement C9 and markets B9 B10 C10 D10. East, Player 2's: king G10,
+# priest H11 and trader I10 round the treasure temple H10 and the temple I11, settlements F10 E11 F11 G11.
+TREASURE_WARS = """
+     ABCDEFGHIJKLMNOP
+  1  t...~~~~~...~..t
+  2  ....~.......~...
+  3  ...~~.......~~..
+  4  ~~~~.........~~~
+  5  ..............~~
+  6  ..............~.
+  7  ~~~~........~~~.
+  8  PtK~~~~.....~...
+  9  .gk...~~~~~~~...
+ 10  .ggg.kLtG.......
+ 11  ....kkkQr......t
+"""
+TREASURE_WARS_LEADERS = {"P": (0, RED), "K": (0, BLACK), "L": (1, BLACK), "Q": (1, RED), "G": (1, GREEN)}
+
+
+def test_no_treasure_is_taken_between_two_wars_of_one_tile() -> None:
+    game = position(TREASURE_WARS, leaders=TREASURE_WARS_LEADERS, hands=["gkkrrb", "kkrrbb"])
+    game.apply("tile green E10")
+    game.apply("war black")
+    game.apply("support 0")
+    events = game.apply("support 0")  # settlements 1 against 4: Player 2 wins the black war
+    assert names(only(events, EventKind.PIECES_REMOVED).cells) == ["C8", "C9"]
+    # The united kingdom now holds B8 and H10 and Player 2's trader, but the red war comes first.
+    assert EventKind.TREASURE_TAKEN not in kinds(events)
+    conflict = game.pending.conflict
+    assert game.pending.kind is PendingKind.SUPPORT and conflict is not None and conflict.colour is RED
+    assert game.state.square(sq("B8")).treasure and conflict.attacker_supporters == squares("B8")
+    game.apply("support 0")
+    events = game.apply("support 0")  # temples 1 against 2: Player 2 wins the red war
+    # B8 still carries its treasure: it stays on the board, and only the priest scores.
+    assert names(only(events, EventKind.PIECES_REMOVED).cells) == ["A8"]
+    assert tile_at(game, "B8") is RED and points(game, 1)["red"] == 1
+    # Then the unification tile comes off, and the trader takes the corner treasure B8.
+    assert kinds(events)[-2:] == [EventKind.UNIFICATION_REMOVED, EventKind.TREASURE_TAKEN]
+    assert only(events, EventKind.TREASURE_TAKEN).cells == squares("B8")
+    assert game.state.players[1].treasures == 1 and game.state.square(sq("H10")).treasure
+    assert game.pending.kind is PendingKind.ACTION and game.pending.actions_left == 1
+
+
+# Player 1's trader on D5 stands beside one temple, E5, which carries a treasure; the temples F5 E6
+# finish a red 2×2 with a tile on F6, which also joins the lone treasure temple G6 to the kingdom.
+TRADER_IN_THE_SQUARE = """
+     ABCDEFGHIJKLMNOP
+  1  t...~~~~~...~..t
+  2  ....~.......~...
+  3  ...~~.......~~..
+  4  ~~~~.........~~~
+  5  ...Gtr........~~
+  6  ....r.t.......~.
+  7  ~~~~........~~~.
+  8  ...~~~~.....~...
+  9  ......~~~~~~~...
+ 10  ................
+ 11  ...............t
+"""
+
+
+def test_the_monument_decision_comes_before_the_treasures() -> None:
+    game = position(TRADER_IN_THE_SQUARE, leaders={"G": (0, GREEN)}, hands=["rrbbgk", "rrbbgk"])
+    events = game.apply("tile red F6")
+    assert EventKind.TREASURE_TAKEN not in kinds(events) and game.pending.kind is PendingKind.MONUMENT
+    events = game.apply("monument red/blue E5")
+    # The temples turn face down: the trader goes home before the treasure check, which finds no trader.
+    assert only(events, EventKind.LEADER_EXILED).cells == squares("D5")
+    assert EventKind.TREASURE_TAKEN not in kinds(events)
+    assert game.state.square(sq("E5")).treasure and game.state.square(sq("G6")).treasure
+    assert game.state.players[0].treasures == 0
+    assert game.pending.kind is PendingKind.ACTION and game.pending.actions_left == 1
+
+
+def test_without_a_monument_the_trader_takes_a_treasure_after_the_decision() -> None:
+    game = position(TRADER_IN_THE_SQUARE, leaders={"G": (0, GREEN)}, hands=["rrbbgk", "rrbbgk"])
+    game.apply("tile red F6")
+    game.apply("no-monument")
+    assert (game.pending.kind, game.pending.player, game.pending.treasures_to_take) == (PendingKind.TREASURE, 0, 1)
+    assert offered(game) == {"treasure E5", "treasure G6"}
 
 
 # --- end of turn and end of game ---------------------------------------------------------------------
