@@ -143,12 +143,12 @@ class Owed:
         wanted, shown = self.wanted.cls, self.shown.cls
         if wanted in (CellClass.EMPTY_LAND, CellClass.EMPTY_RIVER):
             return f"remove {self.shown.describe()} from {where}"
+        if wanted in _MONUMENT_PARTS:  # a treasure stays on a face-down tile (RULES.md 6)
+            return f"turn the tile on {where} face down under {self.wanted.describe()}"
         if shown is CellClass.TREASURE:
             return f"take the treasure from {where}"
         if shown is CellClass.UNIFICATION:
             return f"take the unification tile off {where}"
-        if wanted in _MONUMENT_PARTS:
-            return f"turn the tile on {where} face down under {self.wanted.describe()}"
         return f"put {self.wanted.describe()} on {where} instead of {self.shown.describe()}"
 
 
