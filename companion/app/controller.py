@@ -26,7 +26,6 @@ from companion.rules import (
     cell_name,
     parse_cell,
 )
-from companion.rules.engine import P_MONUMENT
 from companion.tracker import (
     Ambiguous,
     Explained,
@@ -375,8 +374,7 @@ class Controller:
         self.ui = UiState()
         if any(e.kind in _RESULTS for e in events):
             self.notice = "result"
-        elif any(e.kind is EventKind.BAG_LOW or (e.kind is EventKind.SCORED and e.page == P_MONUMENT)
-                 for e in events):
+        elif any(e.kind in (EventKind.BAG_LOW, EventKind.MONUMENT_SCORED) for e in events):
             self.notice = "end_of_turn"  # monument points, or the end is near: worth a moment
         elif self.notice == "end_of_turn" or (self.notice == "result" and not self.owed):
             self.notice = None

@@ -28,6 +28,7 @@ from companion.rules import (
     Swap,
     TakeTreasure,
     Withdraw,
+    block_cells,
     state_summary,
 )
 from companion.rules.policy import choose
@@ -119,7 +120,7 @@ class Table:
         later = {cell for e in events if e.kind in _CHORES for cell in e.cells}
         if by_hand:  # what the player did with their own hand is done already
             if isinstance(action, BuildMonument):
-                later -= {action.cell, action.cell + 1, action.cell + 16, action.cell + 17}
+                later -= set(block_cells(action.cell))
             if isinstance(action, TakeTreasure):
                 later.discard(action.cell)
         for cell, wanted in enumerate(expected_cells(self.truth.state)):

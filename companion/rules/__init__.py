@@ -21,7 +21,7 @@ from .actions import (
     TakeTreasure,
     Withdraw,
 )
-from .board import BOARDS, COLUMNS, ROWS, SQUARES, Board, board_named, cell_name, parse_cell
+from .board import BOARDS, COLUMNS, ROWS, SQUARES, Board, block_cells, board_named, cell_name, parse_cell
 from .config import GameConfig
 from .engine import Game, NothingToUndo, initial_state, legal_actions, replay, state_summary, support_colour
 from .errors import CompanionError, IllegalAction
@@ -33,6 +33,7 @@ from .state import (
     NO_CELL,
     BuiltMonument,
     Conflict,
+    ConflictKind,
     GameState,
     Kingdom,
     Pending,
@@ -44,9 +45,9 @@ from .state import (
 __all__ = [
     "BOARDS", "COLOURS", "COLUMNS", "DYNASTIES", "HAND_SIZE", "NO_CELL", "ROWS", "SQUARES", "TILES_IN_GAME",
     "Action", "Board", "BuildMonument", "BuiltMonument", "ChooseWar", "Colour", "CompanionError", "Conflict",
-    "DeclineMonument", "Event", "EventKind", "Game", "GameConfig", "GameState", "IllegalAction", "Kingdom",
-    "Monument", "NothingToUndo", "Pass", "Pending", "PendingKind", "PlaceCatastrophe", "PlaceLeader",
+    "ConflictKind", "DeclineMonument", "Event", "EventKind", "Game", "GameConfig", "GameState", "IllegalAction",
+    "Kingdom", "Monument", "NothingToUndo", "Pass", "Pending", "PendingKind", "PlaceCatastrophe", "PlaceLeader",
     "PlaceTile", "PlayerScore", "PlayerState", "Square", "Support", "Swap", "TakeTreasure", "Withdraw",
-    "board_named", "cell_name", "final_scores", "initial_state", "legal_actions", "parse_cell", "position",
-    "rank_scores", "replay", "spread_treasures", "state_summary", "support_colour",
+    "block_cells", "board_named", "cell_name", "final_scores", "initial_state", "legal_actions", "parse_cell",
+    "position", "rank_scores", "replay", "spread_treasures", "state_summary", "support_colour",
 ]

@@ -15,7 +15,7 @@ from functools import lru_cache
 from pathlib import Path
 
 from companion.hardware.display import LANDSCAPE, PORTRAIT
-from companion.rules import Conflict, Event, EventKind, Game, IllegalAction, PendingKind, parse_cell
+from companion.rules import Conflict, ConflictKind, Event, EventKind, Game, IllegalAction, PendingKind, parse_cell
 
 from . import messages, screens, wizard
 from .commands import UiCommand
@@ -73,8 +73,8 @@ def view(found: Found, **fields: object) -> TableView:
 def gallery() -> tuple[Screen, ...]:
     """One of every screen, filled from real game situations (computed once: screens are frozen)."""
     mid = play_until(lambda game, events: game.pending.kind is PendingKind.ACTION and game.state.turn >= 12)
-    revolt = play_until(conflict(lambda c: c.kind == "revolt"))
-    war = play_until(conflict(lambda c: c.kind == "war" and c.attacker_committed is not None))
+    revolt = play_until(conflict(lambda c: c.kind is ConflictKind.REVOLT))
+    war = play_until(conflict(lambda c: c.kind is ConflictKind.WAR and c.attacker_committed is not None))
     war_won = play_until(lambda game, events: any(e.kind is EventKind.CONFLICT_WON and e.page == 9 for e in events))
     found = [
         screens.turn(view(mid, differ=(parse_cell("H6"),))),

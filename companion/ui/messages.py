@@ -63,7 +63,7 @@ def correct(state: GameState, cell: int, differ: Sequence[int] = (), ui: UiState
     for piece in pieces_for(state, cell):
         cls = CellClass(piece)
         if cls.colour is not None:
-            label = (LEADER_WORDS if cls.name.startswith("LEADER_") else TILE_WORDS)[cls.colour]
+            label = (LEADER_WORDS if cls.is_leader else TILE_WORDS)[cls.colour]
         else:
             label = _LABELS.get(cls, piece)
         colour = "red" if cls is CellClass.TREASURE else cls.colour  # a treasure stands on a temple

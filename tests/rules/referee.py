@@ -12,6 +12,7 @@ from collections.abc import Iterable, Sequence
 from companion.rules import (
     NO_CELL,
     Action,
+    ConflictKind,
     Event,
     EventKind,
     Game,
@@ -162,13 +163,13 @@ def check_game(config: GameConfig, actions: Sequence[Action | str]) -> dict[str,
             _check_supporters(after, where)
         removed = [e for e in events if e.kind is EventKind.PIECES_REMOVED]
         conflict = before.pending.conflict
-        if removed and conflict is not None and conflict.kind == "war":
+        if removed and conflict is not None and conflict.kind is ConflictKind.WAR:
             counted["war removals"] += 1
             _check_war_removal(before, removed[0], events, where)
         if any(e.kind in (EventKind.TURN_ENDED, EventKind.GAME_OVER) for e in events):
             counted["ends of turn"] += 1
             paid = sorted((e.player, e.colour.value) for e in events
-                          if e.kind is EventKind.SCORED and e.page == 11 and e.colour is not None)
+                          if e.kind is EventKind.MONUMENT_SCORED and e.colour is not None)
             assert paid == sorted((s, c.value) for s, c in monument_points(after, before.current)), where
         if after.pending.kind in (PendingKind.ACTION, PendingKind.GAME_OVER):
             assert not treasures_owed(after), where
@@ -183,7 +184,7 @@ def check_game(config: GameConfig, actions: Sequence[Action | str]) -> dict[str,
 def _check_supporters(state: GameState, where: str) -> None:
     conflict = state.pending.conflict
     assert conflict is not None and state.pending.kind is PendingKind.SUPPORT, where
-    if conflict.kind == "war":
+    if conflict.kind is ConflictKind.WAR:
         attack = war_supporters(state, conflict.attacker_leader, conflict.colour, conflict.uniting_tile)
         defence = war_supporters(state, conflict.defender_leader, conflict.colour, conflict.uniting_tile)
     else:

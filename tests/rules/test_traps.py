@@ -425,17 +425,17 @@ def test_monument_points_only_for_the_active_players_own_leaders_at_end_of_turn(
 """, leaders={"P": (1, RED), "K": (0, BLACK), "T": (0, GREEN)}, hands=["rrbbgk", "rrbbgk"])
     scored = only(game.apply("tile red F6"), EventKind.SCORED)
     assert (scored.player, scored.colour) == (1, RED)  # the priest's owner takes the red tile
-    assert of_kind(game.apply("monument red/black E5"), EventKind.SCORED) == []  # not yet: end of turn
+    assert of_kind(game.apply("monument red/black E5"), EventKind.MONUMENT_SCORED) == []  # not yet: end of turn
     assert len(game.state.kingdoms()) == 1 and game.state.leader_mask.bit_count() == 3
     events = game.apply("pass")
-    scored = only(events, EventKind.SCORED)
+    scored = only(events, EventKind.MONUMENT_SCORED)
     assert (scored.player, scored.colour, scored.amount, scored.page) == (0, BLACK, 1, 11)
-    assert kinds(events)[:2] == [EventKind.PASSED, EventKind.SCORED]  # before the refill
+    assert kinds(events)[:2] == [EventKind.PASSED, EventKind.MONUMENT_SCORED]  # before the refill
     assert points(game, 0) == {"red": 0, "blue": 0, "green": 0, "black": 1}
     assert points(game, 1) == {"red": 1, "blue": 0, "green": 0, "black": 0}
     game.apply("pass")
     events = game.apply("pass")  # Player 2's turn ends: his priest scores, Player 1's king does not
-    assert [(e.player, e.colour) for e in of_kind(events, EventKind.SCORED)] == [(1, RED)]
+    assert [(e.player, e.colour) for e in of_kind(events, EventKind.MONUMENT_SCORED)] == [(1, RED)]
     assert points(game, 0)["black"] == 1 and points(game, 1)["red"] == 2
 
 
