@@ -33,9 +33,9 @@ from .rules import (
     Withdraw,
     block_cells,
     cell_name,
+    cells_of,
     legal_actions,
 )
-from .rules.board import cells_of
 
 TILE_CLASS = dict(zip(COLOURS, (CellClass.TILE_RED, CellClass.TILE_BLUE, CellClass.TILE_GREEN,
                                 CellClass.TILE_BLACK), strict=True))

@@ -1,6 +1,8 @@
 """What the vision tells the rest of the program: one `BoardReading` per still board.
 
-This is the contract between `vision` and `companion.tracker`. Colours are plain strings
+This is the contract between `vision` and the companion, and the only module of `vision` the
+tracker and the screens import (DESIGN.md: the reading's value types live in a module of vision
+that imports nothing else; it needs only the standard library). Colours are plain strings
 ("red", "blue", "green", "black") because the vision knows nothing of the rules' types.
 """
 

@@ -8,8 +8,7 @@ import random
 import statistics
 import time
 
-from companion.rules import Game
-from companion.rules.playout import random_playout
+from companion.rules import Game, random_playout
 
 TARGETS_MS = {"legal_actions": 1.0, "apply": 0.2, "playout": 300.0}
 

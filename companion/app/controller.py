@@ -14,6 +14,7 @@ from datetime import datetime
 from typing import Protocol
 
 from companion.app.hand_tally import HandTally
+from companion.commands import UiCommand, Verb
 from companion.rules import (
     Action,
     CompanionError,
@@ -42,7 +43,6 @@ from companion.tracker import (
 )
 from companion.ui import messages, screens
 from companion.ui.board import board_view, marks
-from companion.ui.commands import UiCommand, Verb
 from companion.ui.model import Button, MarkKind, Screen, Tone, UiState
 from vision.reading import BoardReading, CellClass, CellReading, ReadStatus
 

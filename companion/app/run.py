@@ -24,10 +24,10 @@ from companion.app import journal
 from companion.app.config import Config, load
 from companion.app.controller import Controller, Moment
 from companion.app.hand_tally import HandTally
+from companion.commands import UiCommand, Verb
 from companion.rules import CompanionError, Game
 from companion.tracker import Tracker, expected_cells
 from companion.ui import messages, wizard
-from companion.ui.commands import UiCommand, Verb
 from companion.ui.model import Screen, UiState
 from vision.camera import Camera, CameraError
 from vision.observer import Observer

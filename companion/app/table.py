@@ -29,9 +29,9 @@ from companion.rules import (
     TakeTreasure,
     Withdraw,
     block_cells,
+    policy_action,
     state_summary,
 )
-from companion.rules.policy import choose
 from companion.tracker import Look, expected_cells
 from vision.reading import BoardReading, CellClass, CellReading, ReadStatus
 
@@ -94,7 +94,7 @@ class Table:
                 self.board[cell] = look
             self.chores.clear()
             return Move(True)
-        action = choose(self.truth, self.rng)
+        action = policy_action(self.truth, self.rng)
         if isinstance(action, _BY_HAND) or (isinstance(action, BuildMonument | TakeTreasure)
                                              and self.rng.random() < self.by_hand):
             actions: list[Action] = [action]
@@ -112,7 +112,7 @@ class Table:
         pending = self.truth.pending
         if pending.kind is not PendingKind.ACTION or pending.actions_left != 1 or self.rng.random() >= self.quick:
             return None
-        action = choose(self.truth, self.rng)
+        action = policy_action(self.truth, self.rng)
         return action if isinstance(action, _BY_HAND) else None
 
     def _play(self, action: Action, *, by_hand: bool) -> list[Event]:

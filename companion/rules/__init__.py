@@ -21,12 +21,14 @@ from .actions import (
     TakeTreasure,
     Withdraw,
 )
-from .board import BOARDS, COLUMNS, ROWS, SQUARES, Board, block_cells, board_named, cell_name, parse_cell
+from .board import BOARDS, COLUMNS, ROWS, SQUARES, Board, block_cells, board_named, cell_name, cells_of, parse_cell
 from .config import GameConfig
 from .engine import Game, NothingToUndo, initial_state, legal_actions, replay, state_summary, support_colour
 from .errors import CompanionError, IllegalAction
 from .events import Event, EventKind
-from .pieces import COLOURS, DYNASTIES, HAND_SIZE, TILES_IN_GAME, Colour, Monument
+from .pieces import BLACK, BLUE, COLOURS, DYNASTIES, GREEN, HAND_SIZE, RED, TILES_IN_GAME, Colour, Monument
+from .playout import random_playout
+from .policy import policy_action
 from .position import position
 from .scoring import PlayerScore, final_scores, rank_scores, spread_treasures
 from .state import (
@@ -43,11 +45,13 @@ from .state import (
 )
 
 __all__ = [
-    "BOARDS", "COLOURS", "COLUMNS", "DYNASTIES", "HAND_SIZE", "NO_CELL", "ROWS", "SQUARES", "TILES_IN_GAME",
+    "BLACK", "BLUE", "BOARDS", "COLOURS", "COLUMNS", "DYNASTIES", "GREEN", "HAND_SIZE", "NO_CELL", "RED", "ROWS",
+    "SQUARES", "TILES_IN_GAME",
     "Action", "Board", "BuildMonument", "BuiltMonument", "ChooseWar", "Colour", "CompanionError", "Conflict",
     "ConflictKind", "DeclineMonument", "Event", "EventKind", "Game", "GameConfig", "GameState", "IllegalAction",
     "Kingdom", "Monument", "NothingToUndo", "Pass", "Pending", "PendingKind", "PlaceCatastrophe", "PlaceLeader",
     "PlaceTile", "PlayerScore", "PlayerState", "Square", "Support", "Swap", "TakeTreasure", "Withdraw",
-    "block_cells", "board_named", "cell_name", "final_scores", "initial_state", "legal_actions", "parse_cell",
-    "position", "rank_scores", "replay", "spread_treasures", "state_summary", "support_colour",
+    "block_cells", "board_named", "cell_name", "cells_of", "final_scores", "initial_state", "legal_actions",
+    "parse_cell", "policy_action", "position", "random_playout", "rank_scores", "replay", "spread_treasures",
+    "state_summary", "support_colour",
 ]

@@ -14,11 +14,11 @@ from datetime import datetime
 from functools import lru_cache
 from pathlib import Path
 
+from companion.commands import UiCommand
 from companion.hardware.display import LANDSCAPE, PORTRAIT
 from companion.rules import Conflict, ConflictKind, Event, EventKind, Game, IllegalAction, PendingKind, parse_cell
 
 from . import messages, screens, wizard
-from .commands import UiCommand
 from .model import Screen, UiState
 from .screens import TableView
 
@@ -147,10 +147,10 @@ def show(size: tuple[int, int], rotation: int = 0, *, frames: int | None = None,
 
     import pygame
 
+    from companion.commands import Verb
     from companion.hardware.buttons import open_gpio_buttons
     from companion.hardware.display import Display
 
-    from .commands import Verb
     from .inputs import Inputs
     from .render import Renderer
 

@@ -5,11 +5,11 @@ from __future__ import annotations
 from collections.abc import Sequence
 from datetime import datetime
 
+from companion.commands import UNDO, UiCommand
 from companion.rules import GameState, IllegalAction, cell_name
 from vision.reading import CellClass
 
 from .board import board_view, marks, snap_taps
-from .commands import UNDO, UiCommand
 from .model import LEADER_WORDS, NO_UI, TILE_WORDS, Button, Help, MarkKind, Screen, Tone, UiState
 
 OK = UiCommand.nav("close")

@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
+from companion.commands import UNDO, UiCommand
 from companion.rules import (
     BuildMonument,
     ChooseWar,
@@ -29,7 +30,6 @@ from companion.rules import (
 )
 
 from .board import board_view, marks, snap_taps
-from .commands import UNDO, UiCommand
 from .model import (
     DYNASTY_LETTERS,
     LEADER_WORDS,

@@ -5,10 +5,9 @@ from __future__ import annotations
 
 from companion.app.controller import Controller
 from companion.app.table import reading_of
-from companion.rules import Game, PendingKind, parse_cell, position
-from companion.rules.pieces import BLACK, GREEN, RED
+from companion.commands import UiCommand
+from companion.rules import BLACK, GREEN, RED, Game, PendingKind, parse_cell, position
 from companion.tracker import Look, expected_cells
-from companion.ui.commands import UiCommand
 from vision.reading import BoardReading, CellClass
 
 # A green tile on E10 unites Player 1's kingdom (priest A8, king C8, the corner treasure temple B8,

@@ -10,6 +10,7 @@ from datetime import datetime
 
 import pytest
 
+from companion.commands import UNDO, Key, UiCommand, Verb
 from companion.rules import (
     BuildMonument,
     ChooseWar,
@@ -25,7 +26,6 @@ from companion.rules import (
     parse_cell,
 )
 from companion.ui import messages, screens
-from companion.ui.commands import UNDO, Key, UiCommand, Verb
 from companion.ui.gallery import happened, pending, play_until, two_tall_squares
 from companion.ui.model import Button, MarkKind, Screen, Tone, UiState
 from companion.ui.screens import TableView
