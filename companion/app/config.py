@@ -35,7 +35,7 @@ class CameraConfig:
     device: str = ""
     # [0, 0] lets the camera choose (picamera2: the smallest full-field mode at least 1500 px wide).
     resolution: tuple[int, int] = (0, 0)
-    # Fixed focus in dioptres (1 / metres), e.g. 1.25 for 80 cm; 0 keeps the focus found at calibration.
+    # Fixed focus in dioptres (1 / metres), e.g. 1.25 for 80 cm; 0 leaves the lens where the camera puts it.
     lens_position: float = 0.0
 
     def open(self) -> Camera:

@@ -255,8 +255,9 @@ def main(argv: Sequence[str]) -> int:
     parser = argparse.ArgumentParser(prog="companion run", description="The table companion: camera, screen, buttons.")
     parser.add_argument("--config", type=Path, help="configuration file (default: /etc/companion/config.toml)")
     args = parser.parse_args(list(argv))
-    logging.basicConfig(level=logging.INFO, format="<%(levelno)s>%(name)s: %(message)s"
-                        if os.environ.get("JOURNAL_STREAM") else "%(levelname)s %(name)s: %(message)s")
+    from companion.hardware.notify import setup_logging
+
+    setup_logging()  # journal priorities under systemd, so `journalctl -p warning` finds the problems
     config = load(args.config)
     for problem in config.problems:
         log.warning("%s", problem)
