@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from rulecheck import ONE_KINGDOM, hand, illegal, kinds, leader, names, of_kind, only, points, sq, squares, tile_at
 
-from companion.rules import EventKind, PendingKind, position, rank_scores
+from companion.rules import EventKind, Game, PendingKind, position, rank_scores
 from companion.rules.pieces import Colour
 
 RED, BLUE, GREEN, BLACK = Colour
@@ -503,28 +503,11 @@ def test_a_single_war_then_the_trader_takes_the_treasures_it_brought_together() 
     assert game.pending.kind is PendingKind.ACTION and game.pending.actions_left == 1
 
 
-# Two kingdoms a green tile on E10 unites. West, Player 1's: his priest on A8 and king on C8 beside the
-# corner treasure temple B8, a settlement C9 and markets B9 B10 C10 D10. East, Player 2's: king G10,
-# priest H11 and trader I10 round the treasure temple H10 and the temple I11, settlements F10 E11 F11 G11.
-TREASURE_WARS = """
-     ABCDEFGHIJKLMNOP
-  1  t...~~~~~...~..t
-  2  ....~.......~...
-  3  ...~~.......~~..
-  4  ~~~~.........~~~
-  5  ..............~~
-  6  ..............~.
-  7  ~~~~........~~~.
-  8  PtK~~~~.....~...
-  9  .gk...~~~~~~~...
- 10  .ggg.kLtG.......
- 11  ....kkkQr......t
-"""
-TREASURE_WARS_LEADERS = {"P": (0, RED), "K": (0, BLACK), "L": (1, BLACK), "Q": (1, RED), "G": (1, GREEN)}
+# The two positions of issue 14 are fixtures (tests/conftest.py): the table tests play them too.
 
 
-def test_no_treasure_is_taken_between_two_wars_of_one_tile() -> None:
-    game = position(TREASURE_WARS, leaders=TREASURE_WARS_LEADERS, hands=["gkkrrb", "kkrrbb"])
+def test_no_treasure_is_taken_between_two_wars_of_one_tile(two_wars_over_treasures: Game) -> None:
+    game = two_wars_over_treasures
     game.apply("tile green E10")
     game.apply("war black")
     game.apply("support 0")
@@ -547,26 +530,8 @@ def test_no_treasure_is_taken_between_two_wars_of_one_tile() -> None:
     assert game.pending.kind is PendingKind.ACTION and game.pending.actions_left == 1
 
 
-# Player 1's trader on D5 stands beside one temple, E5, which carries a treasure; the temples F5 E6
-# finish a red 2×2 with a tile on F6, which also joins the lone treasure temple G6 to the kingdom.
-TRADER_IN_THE_SQUARE = """
-     ABCDEFGHIJKLMNOP
-  1  t...~~~~~...~..t
-  2  ....~.......~...
-  3  ...~~.......~~..
-  4  ~~~~.........~~~
-  5  ...Gtr........~~
-  6  ....r.t.......~.
-  7  ~~~~........~~~.
-  8  ...~~~~.....~...
-  9  ......~~~~~~~...
- 10  ................
- 11  ...............t
-"""
-
-
-def test_the_monument_decision_comes_before_the_treasures() -> None:
-    game = position(TRADER_IN_THE_SQUARE, leaders={"G": (0, GREEN)}, hands=["rrbbgk", "rrbbgk"])
+def test_the_monument_decision_comes_before_the_treasures(trader_in_the_square: Game) -> None:
+    game = trader_in_the_square
     events = game.apply("tile red F6")
     assert EventKind.TREASURE_TAKEN not in kinds(events) and game.pending.kind is PendingKind.MONUMENT
     events = game.apply("monument red/blue E5")
@@ -578,8 +543,8 @@ def test_the_monument_decision_comes_before_the_treasures() -> None:
     assert game.pending.kind is PendingKind.ACTION and game.pending.actions_left == 1
 
 
-def test_without_a_monument_the_trader_takes_a_treasure_after_the_decision() -> None:
-    game = position(TRADER_IN_THE_SQUARE, leaders={"G": (0, GREEN)}, hands=["rrbbgk", "rrbbgk"])
+def test_without_a_monument_the_trader_takes_a_treasure_after_the_decision(trader_in_the_square: Game) -> None:
+    game = trader_in_the_square
     game.apply("tile red F6")
     game.apply("no-monument")
     assert (game.pending.kind, game.pending.player, game.pending.treasures_to_take) == (PendingKind.TREASURE, 0, 1)
