@@ -20,10 +20,25 @@ from functools import lru_cache
 
 from vision.reading import CellClass
 
-from .rules import COLOURS, NO_CELL, SQUARES, BuildMonument, Colour, GameState, Monument, TakeTreasure
-from .rules.board import NEIGHBOURS, bit, cells_of, expand, region_of, regions
-from .rules.pieces import BLUE, RED
-from .rules.state import square_block
+from .rules import (
+    BLUE,
+    COLOURS,
+    NEIGHBOURS,
+    NO_CELL,
+    RED,
+    SQUARES,
+    BuildMonument,
+    Colour,
+    GameState,
+    Monument,
+    TakeTreasure,
+    bit,
+    block_mask,
+    cells_of,
+    expand,
+    region_of,
+    regions,
+)
 from .tracker import LEADER_CLASS, TILE_CLASS, Look, expected_cells
 
 _CLASSES = tuple(CellClass)
@@ -102,7 +117,7 @@ def _monument_blocks(state: GameState, free: int, colours: Sequence[Colour]) -> 
         squares |= built.squares
     for option in state.pending.options:
         if isinstance(option, BuildMonument):
-            squares |= square_block(option.cell)
+            squares |= block_mask(option.cell)
     red = squares & state.tiles[RED.index]
     spare = {colour for monument in set(Monument) - {m.monument for m in state.monuments}
              for colour in monument.colours}

@@ -24,7 +24,7 @@ import cv2
 import numpy as np
 
 from vision import aruco, classify, gate, geometry, picture, rectify
-from vision.reading import CELLS, COLOURS, COLUMNS, ROWS, CellClass
+from vision.reading import CELLS, COLOURS, COLUMNS, ROWS, CellClass, block_cells
 
 FORMAT = "tigris-companion-calibration"
 VERSION = 3  # 2: the set-up board's picture, for the light on every pixel; 3: every example's picture
@@ -528,7 +528,7 @@ def _examples(
             poses = [(x, y, 0.0) for x in _LEANS for y in _LEANS]
         else:
             poses = [(x, y, t) for x in _NUDGES for y in _NUDGES for t in _TURNS]
-        if piece.cls.name.startswith("LEADER_"):  # put down facing any way, seen from anywhere
+        if piece.cls.is_leader:  # put down facing any way, seen from anywhere
             poses += [(0.0, 0.0, t) for t in _ROUND]
             poses += [(x, y, 0.0) for x in _FAR_LEANS for y in _FAR_LEANS if (x, y) != (0.0, 0.0)]
         for dx, dy, turn in poses:
@@ -599,7 +599,7 @@ def pieces_layout(board: str = "standard") -> dict[int, classify.Piece]:
     layout: dict[int, classify.Piece] = {c: classify.Piece(CellClass.EMPTY_LAND) for c in sorted(temples)}
     pairs = [(a, b) for i, a in enumerate(COLOURS) for b in COLOURS[i + 1 :]]
     for cell in land:
-        block = (cell, cell + 1, cell + COLUMNS, cell + COLUMNS + 1)
+        block = block_cells(cell)
         if len(layout) == len(temples) + 4 * len(pairs):
             break
         if cell % COLUMNS < COLUMNS - 1 and all(c in land and c not in layout for c in block):

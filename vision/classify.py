@@ -861,7 +861,7 @@ def second_look(
     return fits
 
 
-_LEADERS = tuple(cls for cls in CellClass if cls.name.startswith("LEADER_"))
+_LEADERS = tuple(cls for cls in CellClass if cls.is_leader)
 # A coloured figure shows at least this share of its colour's steps (measured on the bench's
 # figures: 0.24 at the least; black ones a third of blue's, so a shadowed blue one stays possible)
 _PALE = 0.2

@@ -16,7 +16,7 @@ import numpy as np
 from vision import classify, gate, geometry, rectify
 from vision.calibration import MARKER_NAMES, Calibration, align
 from vision.camera import Camera, CameraError
-from vision.reading import CELLS, COLOURS, COLUMNS, ROWS, BoardReading, CellClass, CellReading, ReadStatus
+from vision.reading import CELLS, COLUMNS, ROWS, BoardReading, CellClass, CellReading, ReadStatus, block_cells
 
 MIN_SIDE = 64  # px: smaller frames cannot show 176 squares
 DARK = 12.0  # mean grey level under which the picture is black
@@ -185,7 +185,7 @@ class Observer:
         if references.dynasty_keys:
             cells = tuple(
                 replace(cell, dynasty=self._dynasty(frame, alignment.calibration.homography, i, cell.cls))
-                if cell.cls.name.startswith("LEADER_")
+                if cell.cls.is_leader
                 else cell
                 for i, cell in enumerate(cells)
             )
@@ -295,7 +295,7 @@ def _joined(squares: set[int]) -> list[set[int]]:
 _ON_RIVER = frozenset({CellClass.EMPTY_RIVER, CellClass.TILE_BLUE})
 _ON_LAND = frozenset(
     {CellClass.EMPTY_LAND, CellClass.TILE_RED, CellClass.TILE_GREEN, CellClass.TILE_BLACK, CellClass.TREASURE}
-    | {CellClass[f"LEADER_{colour.upper()}"] for colour in COLOURS}
+    | {cls for cls in CellClass if cls.is_leader}
 )
 
 
@@ -303,7 +303,7 @@ def _block(top: int) -> tuple[int, int, int, int] | None:
     """The 2×2 block of squares whose top-left one is `top`, if the board has room for it."""
     if top % COLUMNS == COLUMNS - 1 or top >= CELLS - COLUMNS:
         return None
-    return (top, top + 1, top + COLUMNS, top + COLUMNS + 1)
+    return block_cells(top)
 
 
 _QUADS = tuple(frozenset(block) for top in range(CELLS) if (block := _block(top)))

@@ -9,8 +9,7 @@ import random
 import statistics
 import time
 
-from companion.rules import Game, GameState, PendingKind
-from companion.rules.playout import random_playout
+from companion.rules import Game, GameState, PendingKind, random_playout
 from companion.sight import candidates
 from companion.tracker import expected_cells
 

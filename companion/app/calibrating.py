@@ -16,8 +16,8 @@ import numpy as np
 
 from companion.app.calibrate import check_pieces
 from companion.app.problems import disk_words
+from companion.commands import UiCommand
 from companion.ui import calibration as screens
-from companion.ui.commands import UiCommand
 from companion.ui.model import Screen, UiState
 from vision import calibration as calib
 from vision.reading import BoardReading

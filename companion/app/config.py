@@ -85,7 +85,7 @@ class CameraConfig:
     # [0, 0] lets the camera choose (picamera2: the smallest full-field mode at least 1500 px wide).
     # At most the largest Pi camera mode (Arducam 16 MP: 4656×3496).
     resolution: tuple[int, int] = field(default=(0, 0), metadata=_size((320, 240), (4656, 3496), zero=True))
-    # Fixed focus in dioptres (1 / metres), e.g. 1.25 for 80 cm; 0 keeps the focus found at calibration.
+    # Fixed focus in dioptres (1 / metres), e.g. 1.25 for 80 cm; 0 leaves the lens where the camera puts it.
     # Camera Module 3 focuses from infinity (0) to about 7 cm (15).
     lens_position: float = field(default=0.0, metadata=_rule(lambda d: math.isfinite(d) and 0 <= d <= 15,
                                                              "a number of dioptres from 0 to 15"))

@@ -14,6 +14,7 @@ from datetime import datetime
 from typing import Protocol
 
 from companion.app.hand_tally import HandTally
+from companion.commands import UiCommand, Verb
 from companion.rules import (
     Action,
     CompanionError,
@@ -26,7 +27,6 @@ from companion.rules import (
     cell_name,
     parse_cell,
 )
-from companion.rules.engine import P_MONUMENT
 from companion.sight import candidates
 from companion.tracker import (
     Ambiguous,
@@ -44,7 +44,6 @@ from companion.tracker import (
 )
 from companion.ui import messages, screens
 from companion.ui.board import board_view, marks
-from companion.ui.commands import UiCommand, Verb
 from companion.ui.log import recent
 from companion.ui.model import Button, MarkKind, Screen, Tone, UiState
 from vision.reading import BoardReading, CellClass, CellReading, ReadStatus
@@ -418,8 +417,7 @@ class Controller:
         self.ui = UiState()
         if any(e.kind in _RESULTS for e in events):
             self.notice = "result"
-        elif any(e.kind is EventKind.BAG_LOW or (e.kind is EventKind.SCORED and e.page == P_MONUMENT)
-                 for e in events):
+        elif any(e.kind in (EventKind.BAG_LOW, EventKind.MONUMENT_SCORED) for e in events):
             self.notice = "end_of_turn"  # monument points, or the end is near: worth a moment
         elif self.notice == "end_of_turn" or (self.notice == "result" and not self.owed):
             self.notice = None

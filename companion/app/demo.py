@@ -21,10 +21,10 @@ from typing import Any, Protocol
 from companion.app.controller import Controller, Sight
 from companion.app.problems import clip, disk_words
 from companion.app.table import Table
+from companion.commands import Key, UiCommand
 from companion.rules import Action, BuildMonument, CompanionError, Game, PlayerScore, cell_name, final_scores, replay
 from companion.tracker import Ambiguous, Look, Mismatch, Unclear
 from companion.ui import screens
-from companion.ui.commands import Key, UiCommand
 from companion.ui.model import Screen
 from vision.reading import BoardReading
 

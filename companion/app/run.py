@@ -27,11 +27,11 @@ from companion.app.calibrating import Calibrating
 from companion.app.config import Config, kept_copy, load
 from companion.app.controller import Controller, Moment
 from companion.app.hand_tally import HandTally
+from companion.commands import UiCommand, Verb
 from companion.hardware.sound import Cue, Silent, Speaker, open_sound
 from companion.rules import CompanionError, Game
 from companion.tracker import Tracker, expected_cells
 from companion.ui import messages, wizard
-from companion.ui.commands import UiCommand, Verb
 from companion.ui.model import Screen, UiState
 from vision.camera import Camera, CameraError
 from vision.observer import Observer
@@ -322,8 +322,9 @@ def main(argv: Sequence[str]) -> int:
     parser = argparse.ArgumentParser(prog="companion run", description="The table companion: camera, screen, buttons.")
     parser.add_argument("--config", type=Path, help="configuration file (default: /etc/companion/config.toml)")
     args = parser.parse_args(list(argv))
-    logging.basicConfig(level=logging.INFO, format="<%(levelno)s>%(name)s: %(message)s"
-                        if os.environ.get("JOURNAL_STREAM") else "%(levelname)s %(name)s: %(message)s")
+    from companion.hardware.notify import setup_logging
+
+    setup_logging()  # journal priorities under systemd, so `journalctl -p warning` finds the problems
     start = start_up(args.config, kept_copy())
     config = start.config
     from companion.hardware.buttons import open_gpio_buttons, pins_from_config

@@ -9,11 +9,11 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import replace
 
+from companion.commands import UiCommand
 from companion.rules import COLUMNS, DYNASTIES, GameConfig, initial_state
 from vision.reading import CellClass
 
 from .board import board_view
-from .commands import UiCommand
 from .model import BoardView, Button, Help, Screen, Square, Tone, UiState
 
 CALIBRATE = UiCommand.nav("calibrate")

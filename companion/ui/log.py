@@ -97,7 +97,7 @@ def _words(before: GameState, action: Action, seat: int) -> tuple[str, tuple[int
         return "passes", ()
     if isinstance(action, Support):
         conflict = before.pending.conflict
-        what = "revolt" if conflict is not None and conflict.kind == "revolt" else "war"
+        what = conflict.kind.value if conflict is not None else "conflict"
         return f"commits {_tiles(action.count)} to the {what}", ()
     if isinstance(action, ChooseWar):
         return f"{action.colour.value} war first", ()

@@ -6,11 +6,11 @@ from collections.abc import Sequence
 from dataclasses import replace
 from datetime import datetime
 
+from companion.commands import UNDO, UiCommand
 from companion.rules import GameState, IllegalAction, cell_name
 from vision.reading import CellClass
 
 from .board import board_view, marks, snap_taps
-from .commands import UNDO, UiCommand
 from .model import LEADER_WORDS, NO_UI, TILE_WORDS, Button, Help, MarkKind, Screen, Tone, UiState
 from .screens import seat_name
 
@@ -65,7 +65,7 @@ def correct(state: GameState, cell: int, differ: Sequence[int] = (), ui: UiState
     for piece in pieces_for(state, cell):
         cls = CellClass(piece)
         if cls.colour is not None:
-            label = (LEADER_WORDS if cls.name.startswith("LEADER_") else TILE_WORDS)[cls.colour]
+            label = (LEADER_WORDS if cls.is_leader else TILE_WORDS)[cls.colour]
         else:
             label = _LABELS.get(cls, piece)
         colour = "red" if cls is CellClass.TREASURE else cls.colour  # a treasure stands on a temple

@@ -10,7 +10,7 @@ from __future__ import annotations
 import enum
 from dataclasses import dataclass, replace
 
-from .commands import UNDO, Key, UiCommand, Verb
+from companion.commands import UNDO, Key, UiCommand, Verb
 
 TILE_WORDS = {"red": "temple", "blue": "farm", "green": "market", "black": "settlement"}
 LEADER_WORDS = {"red": "priest", "blue": "farmer", "green": "trader", "black": "king"}

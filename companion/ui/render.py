@@ -13,10 +13,10 @@ from typing import Any
 
 import pygame
 
+from companion.commands import MENU, UiCommand
 from companion.hardware.display import Pointer
 
 from .boardpic import COLUMNS, LAND, ROWS, board_rect, cell_at, draw_board, draw_mark
-from .commands import MENU, UiCommand
 from .model import DYNASTY_LETTERS, BoardView, Cell, Chip, MarkKind, Screen, Stepper, Strip, Table
 from .style import (
     ACCENT,

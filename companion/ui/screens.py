@@ -9,12 +9,14 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
 
+from companion.commands import UNDO, UiCommand
 from companion.rules import (
     SQUARES,
     BuildMonument,
     ChooseWar,
     Colour,
     Conflict,
+    ConflictKind,
     Event,
     EventKind,
     GameConfig,
@@ -22,13 +24,13 @@ from companion.rules import (
     PendingKind,
     PlayerScore,
     TakeTreasure,
+    block_cells,
     cell_name,
     final_scores,
     support_colour,
 )
 
 from .board import board_view, marks, snap_taps
-from .commands import UNDO, UiCommand
 from .log import Move, last_cells
 from .model import (
     LEADER_WORDS,
@@ -55,6 +57,7 @@ P_LEADER, P_CATASTROPHE, P_REVOLT, P_WAR, P_MONUMENT, P_END = 6, 7, 8, 9, 11, 14
 
 DONE = UiCommand.nav("done")
 CLOSE = UiCommand.nav("close")
+_POINTS = (EventKind.SCORED, EventKind.MONUMENT_SCORED)
 
 TURN_TIPS = (
     Help("A leader stands on an empty land square next to a temple, and may not unite two kingdoms.", P_LEADER),
@@ -237,13 +240,12 @@ def support(view: TableView) -> Screen:
     seat = pending.player
     role = "attacker" if c.attacker_committed is None else "defender"
     n = min(pending.max_support, max(0, view.ui.entry or 0))
-    what = "revolt" if c.kind == "revolt" else "war"
-    title = f"{c.colour.value.capitalize()} {what}: {name(state, seat)} ({role}) commits"
+    title = f"{c.colour.value.capitalize()} {c.kind.value}: {name(state, seat)} ({role}) commits"
     # The two leaders carry their side's mark too, so the picture alone tells who fights whom.
     board = picture(view, (*marks(MarkKind.ATTACKER, (c.attacker_leader, *c.attacker_supporters)),
                                *marks(MarkKind.DEFENDER, (c.defender_leader, *c.defender_supporters))))
     help_ = (Help("Temples next to each leader count. Attacker, then defender, add temples from hand; "
-                  "ties go to the defender.", P_REVOLT) if c.kind == "revolt" else
+                  "ties go to the defender.", P_REVOLT) if c.kind is ConflictKind.REVOLT else
              Help(f"{TILE_WORDS[colour.value].capitalize()}s in each leader's own kingdom count. Attacker, then "
                   "defender, add tiles of the war colour; ties go to the defender.", P_WAR))
     buttons = (Button(f"Commit {n}", UiCommand.action(f"support {n}"), colour=colour.value, primary=True),)
@@ -258,7 +260,7 @@ def support(view: TableView) -> Screen:
 def result(view: TableView) -> Screen:
     """After a conflict: who won, the points, and the pieces that must leave the board."""
     state = view.state
-    shown = (EventKind.CONFLICT_WON, EventKind.PIECES_REMOVED, EventKind.SCORED, EventKind.LEADER_EXILED,
+    shown = (EventKind.CONFLICT_WON, EventKind.PIECES_REMOVED, *_POINTS, EventKind.LEADER_EXILED,
              EventKind.TREASURE_TAKEN, EventKind.UNIFICATION_REMOVED, EventKind.WAR_DROPPED)
     events = [e for e in view.events if e.kind in shown]
     won = next((e for e in events if e.kind is EventKind.CONFLICT_WON), None)
@@ -309,7 +311,7 @@ def monument(view: TableView) -> Screen:
         buttons = (*(Button(f"The 2×2 at {cell_name(b)}", UiCommand.pick(b)) for b in blocks), decline)
         lines = (f"{who} completed {len(blocks)} squares of four: which one gets the monument? "
                  "Tap it on the board or choose below.",)
-        taps = tuple((cell, UiCommand.pick(b)) for b in blocks for cell in (b, b + 1, b + 16, b + 17))
+        taps = tuple((cell, UiCommand.pick(b)) for b in blocks for cell in block_cells(b))
         board = picture(view, marks(MarkKind.OPTION, blocks), tappable=True)
     else:
         here = [o for o in builds if o.cell == block]
@@ -321,7 +323,7 @@ def monument(view: TableView) -> Screen:
         lines = (f"{who} may build a monument on the four {tile_words} at {cell_name(block)}: "
                  "they turn face down. Which monument?",)
         taps = ()
-        board = picture(view, marks(MarkKind.OPTION, (block, block + 1, block + 16, block + 17)))
+        board = picture(view, marks(MarkKind.OPTION, block_cells(block)))
     return _screen(
         view.ui, name="monument", title="Build a monument?", status=status(state), lines=lines, buttons=buttons,
         board=board, taps=taps, back=UiCommand.pick(-1) if len(blocks) > 1 and block is not None else None,
@@ -358,7 +360,7 @@ def treasure(view: TableView) -> Screen:
 
 def end_of_turn(view: TableView) -> Screen:
     state = view.state
-    shown = (EventKind.SCORED, EventKind.HANDS_REFILLED, EventKind.TURN_ENDED, EventKind.BAG_LOW)
+    shown = (*_POINTS, EventKind.HANDS_REFILLED, EventKind.TURN_ENDED, EventKind.BAG_LOW)
     lines = [e.text for e in view.events if e.kind in shown]
     low = any(e.kind is EventKind.BAG_LOW for e in view.events)
     return _screen(

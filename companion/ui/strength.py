@@ -5,8 +5,7 @@ Kingdoms are numbered in the order of `GameState.kingdoms()`, as the board pictu
 
 from __future__ import annotations
 
-from companion.rules import COLOURS, GameState, cell_name
-from companion.rules.board import NEIGHBOURS
+from companion.rules import COLOURS, NEIGHBOURS, GameState, cell_name
 
 from .model import LEADER_WORDS, TILE_WORDS
 

@@ -10,10 +10,9 @@ from differential import Differential
 
 from companion.app.controller import Controller
 from companion.app.table import reading_of
-from companion.rules import Action, Event, Game, PendingKind, parse_cell, position
-from companion.rules.pieces import BLACK, GREEN, RED
+from companion.commands import UNDO, Key, UiCommand, Verb
+from companion.rules import BLACK, GREEN, RED, Action, Event, Game, PendingKind, parse_cell, position
 from companion.tracker import Look, expected_cells
-from companion.ui.commands import UNDO, Key, UiCommand, Verb
 from vision.reading import BoardReading, CellClass, CellReading, ReadStatus
 
 KINGDOMS = """

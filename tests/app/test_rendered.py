@@ -6,9 +6,9 @@ import os
 
 from companion.app.controller import Controller
 from companion.app.eyes import CameraEyes
+from companion.commands import Key, UiCommand
 from companion.rules import Game, parse_cell
 from companion.tracker import Look, expected_cells
-from companion.ui.commands import Key, UiCommand
 from vision.reading import CellClass
 
 os.environ.setdefault("SDL_VIDEODRIVER", "dummy")

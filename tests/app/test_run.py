@@ -28,12 +28,12 @@ from companion.app.controller import Controller  # noqa: E402
 from companion.app.eyes import synthetic_calibration  # noqa: E402
 from companion.app.run import Loop, Setup, cue_for, open_camera, open_observer, resume_or_setup  # noqa: E402
 from companion.app.table import reading_of  # noqa: E402
+from companion.commands import Key, UiCommand, Verb  # noqa: E402
 from companion.hardware.buttons import GpioButtons, post_edge  # noqa: E402
 from companion.hardware.display import Display  # noqa: E402
 from companion.hardware.sound import Cue  # noqa: E402
 from companion.rules import Event, EventKind, Game, PendingKind, Support, cell_name, parse_cell  # noqa: E402
 from companion.tracker import Look, expected_cells  # noqa: E402
-from companion.ui.commands import Key, UiCommand, Verb  # noqa: E402
 from companion.ui.gallery import play_until  # noqa: E402
 from companion.ui.inputs import Inputs  # noqa: E402
 from companion.ui.render import Renderer  # noqa: E402

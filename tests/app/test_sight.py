@@ -9,9 +9,21 @@ from dataclasses import replace
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from companion.rules import Action, Game, GameConfig, GameState, PendingKind, cell_name, parse_cell, position
-from companion.rules.pieces import BLACK, BLUE, GREEN, RED
-from companion.rules.policy import choose
+from companion.rules import (
+    BLACK,
+    BLUE,
+    GREEN,
+    RED,
+    Action,
+    Game,
+    GameConfig,
+    GameState,
+    PendingKind,
+    cell_name,
+    parse_cell,
+    policy_action,
+    position,
+)
 from companion.sight import candidates
 from companion.tracker import LEADER_CLASS, Look, expected_cells
 from vision.reading import CellClass
@@ -162,7 +174,7 @@ def test_nothing_new_appears_once_the_game_is_over() -> None:
 
 def casual(game: Game, rng: random.Random) -> Action:
     """The demo's simple player, who now and then does something odd (any legal action)."""
-    return rng.choice(game.legal_actions()) if rng.random() < ODD else choose(game, rng)
+    return rng.choice(game.legal_actions()) if rng.random() < ODD else policy_action(game, rng)
 
 
 def next_boards(states: Sequence[GameState], start: int) -> Iterator[tuple[int, GameState]]:

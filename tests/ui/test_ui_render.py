@@ -12,10 +12,10 @@ os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
 
 import pygame
 
+from companion.commands import MENU, UiCommand
 from companion.hardware.display import LANDSCAPE, PORTRAIT, Pointer
 from companion.rules import parse_cell
 from companion.ui.boardpic import square_rect
-from companion.ui.commands import MENU, UiCommand
 from companion.ui.gallery import file_name, gallery
 from companion.ui.model import Screen
 from companion.ui.render import MIN_TARGET, Renderer

@@ -10,9 +10,11 @@ from datetime import datetime
 
 import pytest
 
+from companion.commands import UNDO, Key, UiCommand, Verb
 from companion.rules import (
     BuildMonument,
     ChooseWar,
+    ConflictKind,
     EventKind,
     Game,
     GameConfig,
@@ -24,7 +26,6 @@ from companion.rules import (
     parse_cell,
 )
 from companion.ui import messages, screens
-from companion.ui.commands import UNDO, Key, UiCommand, Verb
 from companion.ui.gallery import happened, pending, play_until, two_tall_squares
 from companion.ui.model import Button, Chip, MarkKind, Screen, Tone, UiState
 from companion.ui.screens import TableView
@@ -96,7 +97,7 @@ def test_swap_asks_how_many_tiles_in_table_mode() -> None:
 
 
 def test_revolt_highlights_both_sides_and_commits_what_the_player_entered() -> None:
-    found = play_until(pending(PendingKind.SUPPORT, lambda g: g.pending.conflict.kind == "revolt"))
+    found = play_until(pending(PendingKind.SUPPORT, lambda g: g.pending.conflict.kind is ConflictKind.REVOLT))
     game, _ = found
     conflict = game.pending.conflict
     n = min(2, game.pending.max_support)
@@ -114,7 +115,7 @@ def test_revolt_highlights_both_sides_and_commits_what_the_player_entered() -> N
 
 
 def test_war_defender_sees_what_the_attacker_committed() -> None:
-    found = play_until(pending(PendingKind.SUPPORT, lambda g: g.pending.conflict.kind == "war"
+    found = play_until(pending(PendingKind.SUPPORT, lambda g: g.pending.conflict.kind is ConflictKind.WAR
                                and g.pending.conflict.attacker_committed is not None))
     game, _ = found
     conflict = game.pending.conflict
@@ -168,7 +169,7 @@ def test_monument_asks_which_square_first_when_a_tile_completes_two() -> None:
     assert [b.command for b in second.buttons[:-1]] == [UiCommand.action(str(o)) for o in builds]
     assert all(b.colour and b.colour != "black" for b in second.buttons[:-1])  # the monument's other colour
     assert second.board is not None
-    assert second.board.marked(MarkKind.OPTION) == (b10, b10 + 1, b10 + 16, b10 + 17)  # the whole 2×2
+    assert second.board.marked(MarkKind.OPTION) == tuple(parse_cell(n) for n in ("B10", "C10", "B11", "C11"))
     for button in second.buttons:
         accepted(game, button.command)
     assert second.resolve(UiCommand.key(Key.BACK)) == UiCommand.pick(-1)

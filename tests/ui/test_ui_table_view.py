@@ -3,9 +3,9 @@ the supply, a tapped kingdom's or leader's strength, kingdoms told apart. Pure v
 
 from __future__ import annotations
 
+from companion.commands import UiCommand
 from companion.rules import COLOURS, Colour, Game, Monument, cell_name, parse_cell
 from companion.ui import screens
-from companion.ui.commands import UiCommand
 from companion.ui.gallery import play_until
 from companion.ui.log import move, recent
 from companion.ui.model import MarkKind, UiState
