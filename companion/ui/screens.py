@@ -38,6 +38,7 @@ from .model import (
     Button,
     Cell,
     Chip,
+    Code,
     Help,
     Mark,
     MarkKind,
@@ -86,6 +87,7 @@ class TableView:
     asking: str | None = None  # a prompt the players opened: "swap", "scores" or "menu"
     differ: tuple[int, ...] = ()  # squares where the camera sees something else than the game
     moves: tuple[Move, ...] = ()  # the recent moves (companion.ui.log.recent), oldest first
+    phones: tuple[Code, ...] = ()  # each seat's and the table's link, when the phones are on (companion.phone)
 
 
 def picture(view: TableView, own: Iterable[Mark] = (), *, tappable: bool = False) -> BoardView:
@@ -101,6 +103,8 @@ def for_state(view: TableView) -> Screen:
         return scores(view)
     if view.asking == "menu":
         return menu(view)
+    if view.asking == "phones" and view.phones:
+        return phones(view)
     kind = view.state.pending.kind
     if kind is PendingKind.SUPPORT:
         return support(view)
@@ -427,6 +431,7 @@ def menu(view: TableView) -> Screen:
         Button("Correct a square", UiCommand.nav("correct")),
         Button("Tally by hand", UiCommand.nav("manual")),
         Button("New game", UiCommand.nav("new")),
+        *((Button("Phones", UiCommand.nav("phones")),) if view.phones else ()),
         Button("Close", CLOSE, primary=True),
     )
     return _screen(
@@ -434,4 +439,15 @@ def menu(view: TableView) -> Screen:
         lines=BUTTON_WORDS,
         buttons=buttons, back=CLOSE,
         help=Help("Every prompt names the rulebook page that explains it."),
+    )
+
+
+def phones(view: TableView) -> Screen:
+    """One QR code per seat and one for the table: each player's own page on their phone."""
+    return _screen(
+        view.ui, name="phones", title="Your scores on your phone",
+        lines=("Scan your seat's code on the same Wi-Fi: your own points, live. The table's code shows the "
+               "board and the moves.",),
+        codes=view.phones, buttons=(Button("Close", CLOSE, primary=True),), back=CLOSE,
+        help=Help("Each code is secret to its seat and new for every game: scan only your own."),
     )
