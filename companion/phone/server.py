@@ -107,6 +107,9 @@ class PhoneServer:
         self._stop: asyncio.Event | None = None
         self._started = threading.Event()
         self._reports: dict[Finished, asyncio.Future[tuple[str, str]]] = {}  # the report's page and record
+        # Each page's live part, made once per version for every phone that asks (the table's page
+        # draws the board): (version, token) → HTML. Only the server's thread touches it.
+        self._made: dict[tuple[int, str], str] = {}
         self._worker = ThreadPoolExecutor(1, thread_name_prefix="phones-report")
 
     # --- the main loop's side ---------------------------------------------------------------------
@@ -229,7 +232,13 @@ class PhoneServer:
         tag = f'"{snapshot.version}"'
         if request.headers.get("If-None-Match") == tag:
             return web.Response(status=304, headers={"ETag": tag})
-        response = _html(pages.live(snapshot, request.match_info["token"], shown))
+        token = request.match_info["token"]
+        key = (snapshot.version, token)
+        if key not in self._made:
+            if any(version != snapshot.version for version, _ in self._made):
+                self._made = {}
+            self._made[key] = pages.live(snapshot, token, shown)
+        response = _html(self._made[key])
         response.headers["ETag"] = tag
         return response
 

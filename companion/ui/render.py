@@ -387,10 +387,10 @@ class Renderer:
 
     def _codes(self, surface: Any, rect: pygame.Rect, codes: tuple[Code, ...], pad: int) -> None:
         """QR codes as large as fit, in the rows and columns that make them largest, each above its label."""
-        label_h = font(self.floor).get_linesize()
-        best = max(range(1, len(codes) + 1),
-                   key=lambda c: min(rect.width // c - pad, rect.height // -(-len(codes) // c) - label_h - pad))
-        columns = best
+        line_h = font(self.floor).get_linesize()
+        label_h = 2 * line_h  # "Anna" over "(archer)"
+        columns = max(range(1, len(codes) + 1),
+                      key=lambda c: min(rect.width // c - pad, rect.height // -(-len(codes) // c) - label_h - pad))
         cell_w, cell_h = rect.width // columns, rect.height // -(-len(codes) // columns)
         side = max(0, min(cell_w - pad, cell_h - label_h - pad))
         for index, code in enumerate(codes):
@@ -398,18 +398,22 @@ class Renderer:
             box = pygame.Rect(0, 0, side, side)
             box.midtop = (cell.centerx, cell.y)
             self._code(surface, box, code.text)
-            self._text(surface, code.label, pygame.Rect(cell.x, box.bottom + pad // 2, cell_w, label_h), self.floor,
-                       align="center")
+            name, _, more = code.label.partition(" (")
+            for row, words in enumerate((name, f"({more}" if more else "")):
+                if words:
+                    self._text(surface, words, pygame.Rect(cell.x, box.bottom + pad // 2 + row * line_h, cell_w,
+                                                           line_h), self.floor, align="center")
 
     def _code(self, surface: Any, box: pygame.Rect, text: str) -> None:
-        """One QR code (segno works out the modules) on white with its quiet zone, or why there is none."""
+        """One QR code (segno works out the modules) on white with its quiet zone, or why there is none.
+        The lowest error correction: a screen is never torn or stained, and larger modules scan further."""
         if not text:
             pygame.draw.rect(surface, PANEL, box, border_radius=6)
             self._paragraphs(surface, ("Not on a network yet",), box.inflate(-8, -8), self.floor, DIM)
             return
         import segno
 
-        rows = [tuple(row) for row in segno.make(text, error="m", micro=False).matrix]
+        rows = [tuple(row) for row in segno.make(text, error="l", micro=False).matrix]
         quiet = 4  # modules of white round the code, as the QR standard asks
         module = max(1, box.width // (len(rows) + 2 * quiet))
         side = module * (len(rows) + 2 * quiet)

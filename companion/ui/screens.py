@@ -446,8 +446,8 @@ def phones(view: TableView) -> Screen:
     """One QR code per seat and one for the table: each player's own page on their phone."""
     return _screen(
         view.ui, name="phones", title="Your scores on your phone",
-        lines=("Scan your seat's code on the same Wi-Fi: your own points, live. The table's code shows the "
-               "board and the moves.",),
+        lines=("Scan your own seat's code with your phone, on the table's Wi-Fi.",),
         codes=view.phones, buttons=(Button("Close", CLOSE, primary=True),), back=CLOSE,
-        help=Help("Each code is secret to its seat and new for every game: scan only your own."),
+        help=Help("Your page shows your own points, live; the table's shows the board and the moves. Each code is "
+                  "new for every game."),
     )
