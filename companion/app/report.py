@@ -12,8 +12,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from companion.app.atomic import write_atomic
-from companion.app.problems import clip, disk_words
-from companion.rules import CompanionError
+from companion.app.problems import disk_words
 
 
 def main(argv: Sequence[str]) -> int:
@@ -23,24 +22,21 @@ def main(argv: Sequence[str]) -> int:
     parser.add_argument("--out", type=Path, help="where to write it (default: RECORD's name with -report.html, "
                                                  "in the current folder)")
     args = parser.parse_args(list(argv))
-    from companion.app.demo import load_record
+    from companion.app.demo import open_record
     from companion.phone.report import Report, html
 
     out = args.out or Path(f"{args.record.stem}-report.html")
     if not args.record.is_file():
         print(f"companion report: {args.record}: there is no such file", file=sys.stderr)
         return 1
+    game = open_record(args.record, "companion report")
+    if game is None:
+        return 1
+    report = Report.of(game.config, game.actions)
     try:
-        game, warnings = load_record(args.record)
-        for warning in warnings:
-            print(f"companion report: {warning}", file=sys.stderr)
-        report = Report.of(game.config, game.actions)
         write_atomic(out, html(report, f"Tigris & Euphrates — {args.record.name}"))
     except OSError as error:
-        print(f"companion report: {error.filename or args.record}: {disk_words(error)}", file=sys.stderr)
-        return 1
-    except (CompanionError, ValueError) as error:  # UnicodeDecodeError too
-        print(f"companion report: {args.record}: {clip(str(error), 300)}", file=sys.stderr)
+        print(f"companion report: {out}: {disk_words(error)}", file=sys.stderr)
         return 1
     winners = [s.name for s in report.tally if s.rank == 1]
     print(f"{report.over or 'The game was not finished'}. Winner{'s' if len(winners) > 1 else ''}: "
