@@ -1,4 +1,4 @@
-"""`companion bench {rules,vision,game}`: each benchmark lives in its own module."""
+"""`companion bench {rules,vision,game,render,phone}`: each benchmark lives in its own module."""
 
 from __future__ import annotations
 
@@ -10,6 +10,7 @@ BENCHMARKS = {
     "vision": "companion.app.bench_vision",
     "game": "companion.app.bench_game",
     "render": "companion.app.bench_render",
+    "phone": "companion.app.bench_phone",
 }
 
 

@@ -18,7 +18,8 @@ COMMANDS: dict[str, tuple[str, str, str]] = {
     "selfplay": ("companion.app.selfplay", "main", "print a self-played game move by move with the tally"),
     "read": ("companion.app.read", "main", "read still images of the board and print the grid"),
     "calibrate": ("companion.app.calibrate", "main", "calibrate the camera against the board"),
-    "bench": ("companion.app.bench", "main", "benchmarks: rules, vision, game, render"),
+    "report": ("companion.app.report", "main", "make the post-game report (an HTML file) from a saved game record"),
+    "bench": ("companion.app.bench", "main", "benchmarks: rules, vision, game, render, phone"),
     "doctor": ("companion.app.doctor", "main", "check camera, markers, GPIO, screen, disk and versions"),
 }
 

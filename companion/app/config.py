@@ -10,6 +10,7 @@ in the state directory, and that copy is used until the file is mended.
 from __future__ import annotations
 
 import dataclasses
+import ipaddress
 import logging
 import math
 import os
@@ -152,6 +153,28 @@ class GameSettings:
     english_support: bool = False
 
 
+def _local_address(text: str) -> bool:
+    """"" or an address of this machine on a local network: private, link-local or loopback."""
+    if not text:
+        return True
+    try:
+        address = ipaddress.ip_address(text)
+    except ValueError:
+        return False
+    return (address.is_private or address.is_link_local or address.is_loopback) and not address.is_unspecified
+
+
+@dataclass(frozen=True)
+class PhoneConfig:
+    # Each player's page on their phone (companion.phone); off unless switched on.
+    enabled: bool = False
+    # Above 1023: the service has no privilege to take a lower port.
+    port: int = field(default=8080, metadata=_rule(lambda port: 1024 <= port <= 65535, "a port from 1024 to 65535"))
+    # "" listens on the address of the local network the companion is on (its default route's).
+    bind: str = field(default="", metadata=_rule(_local_address, '"" or an address on a local network, such as '
+                                                                 '192.168.1.20 (private, link-local or 127.0.0.1)'))
+
+
 @dataclass(frozen=True)
 class PathsConfig:
     # "" means $STATE_DIRECTORY under systemd, else /var/lib/companion, else ~/.local/state/companion.
@@ -169,6 +192,7 @@ class Config:
     sound: SoundConfig = field(default_factory=SoundConfig)
     game: GameSettings = field(default_factory=GameSettings)
     paths: PathsConfig = field(default_factory=PathsConfig)
+    phone: PhoneConfig = field(default_factory=PhoneConfig)
     source: str = "built-in defaults"
     problems: tuple[str, ...] = ()
 
@@ -194,7 +218,7 @@ class Config:
 
 _HINTS = typing.get_type_hints(Config)
 SECTIONS: dict[str, type[Any]] = {
-    name: _HINTS[name] for name in ("camera", "screen", "buttons", "sound", "game", "paths")
+    name: _HINTS[name] for name in ("camera", "screen", "buttons", "sound", "game", "paths", "phone")
 }
 
 

@@ -45,7 +45,7 @@ from companion.tracker import (
 from companion.ui import messages, screens
 from companion.ui.board import board_view, marks
 from companion.ui.log import recent
-from companion.ui.model import Button, MarkKind, Screen, Tone, UiState
+from companion.ui.model import Button, Code, MarkKind, Screen, Tone, UiState
 from vision.reading import BoardReading, CellClass, CellReading, ReadStatus
 
 
@@ -128,6 +128,7 @@ class Controller:
     _told: tuple[tuple[object, ...], tuple[frozenset[CellClass], ...]] | None = field(default=None, repr=False)
     hand_tally: HandTally | None = None  # the players chose to tally by hand from the menu
     new_game: bool = False  # the players asked for a new game: the main loop goes back to the set-up
+    phones: tuple[Code, ...] = ()  # the phones' links, when they are on (companion.phone.follow sets them)
 
     def __post_init__(self) -> None:
         self.tracker = Tracker.start(self.game.state)
@@ -339,7 +340,7 @@ class Controller:
         self.ui = UiState()
 
     def _navigate(self, where: str) -> None:
-        if where in ("swap", "scores", "menu"):
+        if where in ("swap", "scores", "menu", "phones"):
             self.asking = where
         elif where == "manual":
             self.asking, self.hand_tally = None, HandTally.of([p.name for p in self.state.players])
@@ -431,7 +432,8 @@ class Controller:
         moment = self.moment
         if moment is not None:
             return self._moment_screen(moment)
-        view = screens.TableView(state, self.game.config, self.ui, self.events, self.asking, moves=recent(self.game))
+        view = screens.TableView(state, self.game.config, self.ui, self.events, self.asking, moves=recent(self.game),
+                                 phones=self.phones)
         if self.asking is None and self.notice == "result" and state.pending.kind is PendingKind.ACTION:
             if self.owed:
                 return screens.result(view)

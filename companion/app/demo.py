@@ -340,6 +340,22 @@ def load_record(path: Path) -> tuple[Game, tuple[str, ...]]:
         raise CompanionError("The game record cannot be read: its values are nested too deeply.") from None
 
 
+def open_record(path: Path, command: str) -> Game | None:
+    """The game in a saved record, for `command`, what of it could not be read said on stderr; None,
+    said in words, when it cannot be read at all."""
+    try:
+        game, warnings = load_record(path)
+    except OSError as error:
+        print(f"{command}: {path}: {disk_words(error)}", file=sys.stderr)
+        return None
+    except (CompanionError, ValueError) as error:  # UnicodeDecodeError too
+        print(f"{command}: {path}: {clip(str(error), 300)}", file=sys.stderr)
+        return None
+    for warning in warnings:
+        print(f"{command}: {warning}", file=sys.stderr)
+    return game
+
+
 def replay_main(argv: Sequence[str]) -> int:
     parser = argparse.ArgumentParser(prog="companion replay", description="Replay a saved game record on the screens.")
     parser.add_argument("record", type=Path)
@@ -347,16 +363,9 @@ def replay_main(argv: Sequence[str]) -> int:
     parser.add_argument("--shots", type=Path)
     parser.add_argument("--pause", type=float, default=SHOW_SECONDS)
     args = parser.parse_args(list(argv))
-    try:
-        game, warnings = load_record(args.record)
-    except OSError as error:
-        print(f"companion replay: {args.record}: {disk_words(error)}", file=sys.stderr)
+    game = open_record(args.record, "companion replay")
+    if game is None:
         return 1
-    except (CompanionError, ValueError) as error:  # UnicodeDecodeError too
-        print(f"companion replay: {args.record}: {clip(str(error), 300)}", file=sys.stderr)
-        return 1
-    for warning in warnings:
-        print(f"companion replay: {warning}", file=sys.stderr)
     headless = args.headless or not _has_display()
     screens_ = Screens(window=not headless, shots=args.shots, pause=0 if headless else args.pause)
     actions = game.actions

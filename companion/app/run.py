@@ -171,6 +171,7 @@ class Loop:
     _camera_ok: bool = True
     _retry_at: float = 0.0
     _after_calibrating: Controller | Setup | None = None
+    phones: Any = None  # companion.phone.follow.Phones when the phones are on: fed a snapshot after each change
 
     def calibrate_first(self, why: str, out: Path, board: str) -> None:
         """Say why the camera cannot read the board and offer to calibrate, before the current phase."""
@@ -203,6 +204,13 @@ class Loop:
             self._read_next_still = True
         elif isinstance(self.phase, Controller) and self.phase.new_game:
             self.phase = Setup(self.records, self.phase.game.config.board)
+        if self.phones is not None and isinstance(self.phase, Controller):
+            try:
+                self.phones.follow(self.phase)
+            except Exception:  # the phones are an extra: a fault in them must never stop the game
+                log.exception("phones: stopped showing the game")
+                self.phones.server.stop()
+                self.phones = None
         self._draw()
 
     def _look(self) -> bool:
@@ -297,6 +305,24 @@ def open_observer(config: Config) -> tuple[Observer, str | None]:
     return Observer(loaded), None
 
 
+def open_phones(config: Config) -> Any:
+    """The phones' server, started in its own thread, and the main loop's side of it; None when off or
+    when its libraries are missing (said in the log: the table works on without it)."""
+    if not config.phone.enabled:
+        return None
+    try:
+        from companion.phone.follow import Phones
+        from companion.phone.server import PhoneServer
+    except ImportError as error:
+        log.error("phones: %s — install python3-aiohttp and python3-segno (install.sh does)", error)
+        return None
+    server = PhoneServer(config.phone.bind, config.phone.port)
+    server.start()
+    if server.problem:
+        log.warning("phones: %s", server.problem)
+    return Phones(server)
+
+
 @dataclass(frozen=True)
 class Start:
     """Everything `companion run` reads from files before it opens the hardware."""
@@ -348,7 +374,7 @@ def main(argv: Sequence[str]) -> int:
     sound = config.sound
     speaker = open_sound(sound.enabled, sound.buzzer_pin if sound.buzzer_pin >= 0 else None, sound.buzzer)
     loop = Loop(start.phase, camera, start.observer, display, renderer, Inputs(renderer, touches=display.pointer),
-                notify, config.state_dir / GAMES, speaker)
+                notify, config.state_dir / GAMES, speaker, phones=open_phones(config))
     if start.why_not_calibrated is not None:
         loop.calibrate_first(start.why_not_calibrated, config.calibration_file, config.game.board)
 
@@ -362,6 +388,8 @@ def main(argv: Sequence[str]) -> int:
         loop.run()
     finally:
         notify.stopping()
+        if loop.phones is not None:
+            loop.phones.server.stop()
         camera.close()
         speaker.close()
         if gpio is not None:

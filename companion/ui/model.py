@@ -180,6 +180,15 @@ NO_UI = UiState()
 
 
 @dataclass(frozen=True, slots=True)
+class Code:
+    """A QR code to scan, under its label: a phone's link to a page (companion.phone). An empty
+    `text` says the link is not there yet (no network)."""
+
+    label: str
+    text: str
+
+
+@dataclass(frozen=True, slots=True)
 class Screen:
     name: str  # stable id: "turn", "support", "tally" … (screenshots and tests use it)
     title: str
@@ -197,6 +206,7 @@ class Screen:
     strip: Strip | None = None  # the players and the supply, beside the board
     log: tuple[str, ...] = ()  # the recent moves, oldest first: the last one is the last move
     detail: tuple[str, ...] = ()  # what a tap on the board asked about: a kingdom's or a leader's strength
+    codes: tuple[Code, ...] = ()  # QR codes side by side: the phones' links
 
     def resolve(self, command: UiCommand) -> UiCommand | None:
         """A raw button press → what it means on this screen; every other command passes through."""

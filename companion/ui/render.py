@@ -17,7 +17,7 @@ from companion.commands import MENU, UiCommand
 from companion.hardware.display import Pointer
 
 from .boardpic import COLUMNS, LAND, ROWS, board_rect, cell_at, draw_board, draw_mark
-from .model import DYNASTY_LETTERS, BoardView, Cell, Chip, MarkKind, Screen, Stepper, Strip, Table
+from .model import DYNASTY_LETTERS, BoardView, Cell, Chip, Code, MarkKind, Screen, Stepper, Strip, Table
 from .style import (
     ACCENT,
     BACKGROUND,
@@ -372,6 +372,9 @@ class Renderer:
             lines_h = min(lines_h, box.y - rect.y - pad)
             self._notes_panel(surface, box, shown, bool(screen.detail), pad)
         self._paragraphs(surface, screen.lines, pygame.Rect(rect.x, rect.y, rect.width, lines_h or room), size)
+        if screen.codes:
+            top = rect.y + lines_h + pad
+            self._codes(surface, pygame.Rect(rect.x, top, rect.width, rect.y + room - top), screen.codes, pad)
         y = rect.y + room + (pad if strip_h else 0)
         if screen.strip is not None:
             self._strip(surface, pygame.Rect(rect.x, y, rect.width, strip_h), screen.strip, unit)
@@ -381,6 +384,47 @@ class Renderer:
         if screen.stepper is not None:
             self._stepper(surface, pygame.Rect(rect.x, rect.bottom - stepper_h, rect.width, stepper_h),
                           screen.stepper, unit)
+
+    def _codes(self, surface: Any, rect: pygame.Rect, codes: tuple[Code, ...], pad: int) -> None:
+        """QR codes as large as fit, in the rows and columns that make them largest, each above its label."""
+        line_h = font(self.floor).get_linesize()
+        label_h = 2 * line_h  # "Anna" over "(archer)"
+        columns = max(range(1, len(codes) + 1),
+                      key=lambda c: min(rect.width // c - pad, rect.height // -(-len(codes) // c) - label_h - pad))
+        cell_w, cell_h = rect.width // columns, rect.height // -(-len(codes) // columns)
+        side = max(0, min(cell_w - pad, cell_h - label_h - pad))
+        for index, code in enumerate(codes):
+            cell = pygame.Rect(rect.x + index % columns * cell_w, rect.y + index // columns * cell_h, cell_w, cell_h)
+            box = pygame.Rect(0, 0, side, side)
+            box.midtop = (cell.centerx, cell.y)
+            self._code(surface, box, code.text)
+            name, _, more = code.label.partition(" (")
+            for row, words in enumerate((name, f"({more}" if more else "")):
+                if words:
+                    self._text(surface, words, pygame.Rect(cell.x, box.bottom + pad // 2 + row * line_h, cell_w,
+                                                           line_h), self.floor, align="center")
+
+    def _code(self, surface: Any, box: pygame.Rect, text: str) -> None:
+        """One QR code (segno works out the modules) on white with its quiet zone, or why there is none.
+        The lowest error correction: a screen is never torn or stained, and larger modules scan further."""
+        if not text:
+            pygame.draw.rect(surface, PANEL, box, border_radius=6)
+            self._paragraphs(surface, ("Not on a network yet",), box.inflate(-8, -8), self.floor, DIM)
+            return
+        import segno
+
+        rows = [tuple(row) for row in segno.make(text, error="l", micro=False).matrix]
+        quiet = 4  # modules of white round the code, as the QR standard asks
+        module = max(1, box.width // (len(rows) + 2 * quiet))
+        side = module * (len(rows) + 2 * quiet)
+        white = pygame.Rect(0, 0, side, side)
+        white.center = box.center
+        pygame.draw.rect(surface, (255, 255, 255), white)
+        for r, row in enumerate(rows):
+            for c, dark in enumerate(row):
+                if dark:
+                    pygame.draw.rect(surface, (0, 0, 0), (white.x + (c + quiet) * module,
+                                                         white.y + (r + quiet) * module, module, module))
 
     def _notes(self, screen: Screen, width: int, room: int) -> tuple[str, ...]:
         """What a tap asked (all of it), else the newest moves of the log that fit."""

@@ -40,6 +40,7 @@ from .model import (
     Button,
     Cell,
     Chip,
+    Code,
     Help,
     Mark,
     MarkKind,
@@ -89,6 +90,7 @@ class TableView:
     asking: str | None = None  # a prompt the players opened: "swap", "scores" or "menu"
     differ: tuple[int, ...] = ()  # squares where the camera sees something else than the game
     moves: tuple[Move, ...] = ()  # the recent moves (companion.ui.log.recent), oldest first
+    phones: tuple[Code, ...] = ()  # each seat's and the table's link, when the phones are on (companion.phone)
 
 
 def picture(view: TableView, own: Iterable[Mark] = (), *, tappable: bool = False) -> BoardView:
@@ -104,6 +106,8 @@ def for_state(view: TableView) -> Screen:
         return scores(view)
     if view.asking == "menu":
         return menu(view)
+    if view.asking == "phones" and view.phones:
+        return phones(view)
     kind = view.state.pending.kind
     if kind is PendingKind.SUPPORT:
         return support(view)
@@ -429,6 +433,7 @@ def menu(view: TableView) -> Screen:
         Button("Correct a square", UiCommand.nav("correct")),
         Button("Tally by hand", UiCommand.nav("manual")),
         Button("New game", UiCommand.nav("new")),
+        *((Button("Phones", UiCommand.nav("phones")),) if view.phones else ()),
         Button("Close", CLOSE, primary=True),
     )
     return _screen(
@@ -436,4 +441,15 @@ def menu(view: TableView) -> Screen:
         lines=BUTTON_WORDS,
         buttons=buttons, back=CLOSE,
         help=Help("Every prompt names the rulebook page that explains it."),
+    )
+
+
+def phones(view: TableView) -> Screen:
+    """One QR code per seat and one for the table: each player's own page on their phone."""
+    return _screen(
+        view.ui, name="phones", title="Your scores on your phone",
+        lines=("Scan your own seat's code with your phone, on the table's Wi-Fi.",),
+        codes=view.phones, buttons=(Button("Close", CLOSE, primary=True),), back=CLOSE,
+        help=Help("Your page shows your own points, live; the table's shows the board and the moves. Each code is "
+                  "new for every game."),
     )

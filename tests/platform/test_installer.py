@@ -16,7 +16,8 @@ import pytest
 
 REPO = Path(__file__).parents[2]
 PI_PACKAGES = ["python3-venv", "python3-setuptools", "python3-wheel", "python3-numpy", "python3-opencv",
-               "python3-pygame", "python3-gpiozero", "python3-lgpio", "python3-picamera2", "rpicam-apps-lite"]
+               "python3-pygame", "python3-gpiozero", "python3-lgpio", "python3-picamera2", "rpicam-apps-lite",
+               "python3-aiohttp", "python3-segno", "python3-matplotlib"]
 ONE_CAMERA = "Available cameras\n-----------------\n0 : imx708 [4608x2592 10-bit RGGB] (/base/soc/i2c0mux)"
 
 STUBS = {
