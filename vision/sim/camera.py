@@ -10,7 +10,7 @@ import numpy as np
 from vision.camera import DARKER, SMALL_WIDTH, CameraError, Playback
 from vision.sim import synthetic
 from vision.sim.perturbations import Conditions
-from vision.sim.synthetic import CameraPose, Scene, Shot
+from vision.sim.synthetic import CameraPose, Scene, Shot, Style
 
 
 class SyntheticCamera(Playback):
@@ -21,7 +21,7 @@ class SyntheticCamera(Playback):
         self,
         scene: Scene | None = None,
         *,
-        style: str = "classic",
+        style: Style = "classic",
         size: tuple[int, int] = (2028, 1520),
         pose: CameraPose | None = None,
         conditions: Conditions | None = None,
