@@ -46,6 +46,11 @@ class SyntheticCamera(Playback):
         shots = synthetic.hand_passing(start, after, rng=rng, still=0, moving=frames, base=self.conditions)
         self._queue.extend(shots)
 
+    @property
+    def showing(self) -> Shot:
+        """What the camera saw at its last moment: the board and what was over it."""
+        return self._moment[1] if self._moment is not None else (self.scene, self.conditions)
+
     def unplug(self) -> None:
         """From now on the camera fails as a disconnected one does (for tests and the demo)."""
         self._unplugged = True
