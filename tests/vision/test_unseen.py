@@ -192,3 +192,16 @@ def test_the_evening_drifts_and_a_lamp_is_switched_on_and_off() -> None:
     switched = sum(a != b for a, b in itertools.pairwise(lamp))
     assert switched >= 2
     assert len({c.glare for c in seen if c.glare is not None}) <= switched  # a glare stays where its lamp is
+
+
+def test_every_design_turns_up_about_as_often() -> None:
+    """Printings are redrawn until their pieces can be told apart; that may not favour a design."""
+    printings = [unseen.random_printing(seed) for seed in range(120)]
+    for designs in ({p.pieces.tile for p in printings}, {p.pieces.leader for p in printings},
+                    {p.pieces.treasure for p in printings}, {p.pieces.monument for p in printings},
+                    {p.board.river for p in printings}, {p.board.texture for p in printings},
+                    {p.table.surface for p in printings}):
+        assert len(designs) == len(type(next(iter(designs))))
+    tiles = [p.pieces.tile for p in printings]
+    assert min(tiles.count(design) for design in set(tiles)) >= 20  # of 120, 30 expected each
+    assert {p.board.border_mm < 10 for p in printings} == {True, False}

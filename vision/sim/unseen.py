@@ -340,11 +340,19 @@ def random_printing(seed: int) -> Printing:
     """The printing of this seed (the same every time)."""
     rng = np.random.default_rng([seed, 0x5EE])
     board = _board_look(seed, rng)
-    for _ in range(200):  # redraw the pieces until a player could tell them apart
-        looks = _piece_look(seed, rng)
+    first = looks = _piece_look(seed, rng)
+    for _ in range(200):  # redraw the colours, not the designs, until a player could tell the pieces apart
         if _legible(board, looks):
             break
+        looks = replace(_piece_look(seed, rng), **{name: getattr(first, name) for name in _DESIGNS})
     return Printing(seed, board, looks, _table_look(seed, rng))
+
+
+# What a printing's pieces are like, apart from their colours: kept while colours are redrawn, so
+# that legibility never favours one design over another.
+_DESIGNS = ("tile", "symbols", "tile_mm", "rounding", "thickness_mm", "bevel_mm", "back_pattern", "catastrophe_design",
+            "unification_design", "treasure", "treasure_mm", "treasure_height_mm", "leader", "leader_mm",
+            "leader_height_mm", "monument", "monument_height_mm")
 
 
 # --- the camera, the light and the evening at such a table ------------------------------------------
