@@ -7,6 +7,7 @@ import itertools
 import cv2
 import numpy as np
 import pytest
+from conftest import PIECES
 
 from vision import calibration as calib
 from vision import geometry
@@ -30,19 +31,6 @@ def _square(art: np.ndarray, margin_mm: float, cell: int, s: int) -> np.ndarray:
     return art[y0 : y0 + 3 * s // 4, x0 : x0 + 3 * s // 4].astype(np.float32)
 
 
-PIECES = {
-    "red tile": CellTruth(CellClass.TILE_RED),
-    "green tile": CellTruth(CellClass.TILE_GREEN),
-    "black tile": CellTruth(CellClass.TILE_BLACK),
-    "treasure": CellTruth(CellClass.TREASURE),
-    "face-down": CellTruth(CellClass.FACE_DOWN),
-    "catastrophe": CellTruth(CellClass.CATASTROPHE),
-    "unification": CellTruth(CellClass.UNIFICATION),
-    **{f"{c} leader": CellTruth(CellClass[f"LEADER_{c.upper()}"], dynasty="lion")
-       for c in ("red", "blue", "green", "black")},
-}
-
-
 @pytest.mark.parametrize("seed", PRINTINGS)
 def test_every_kind_of_piece_looks_different_from_bare_board_and_from_each_other(seed: int) -> None:
     printing = unseen.random_printing(seed)
@@ -50,6 +38,8 @@ def test_every_kind_of_piece_looks_different_from_bare_board_and_from_each_other
     empty = printing.board_art(Scene.setup(), s, VIEW)
     looks = {"empty land": _square(empty.colour, empty.margin_mm, LAND, s)}
     for name, truth in PIECES.items():
+        if name == "blue tile":  # a farm stands on the river: below
+            continue
         art = printing.board_art(Scene.setup().with_cells({LAND: truth}), s, VIEW)
         looks[name] = _square(art.colour, art.margin_mm, LAND, s)
     block = (LAND, LAND + 1, LAND + COLUMNS, LAND + COLUMNS + 1)

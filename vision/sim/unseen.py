@@ -28,8 +28,8 @@ import numpy as np
 
 from vision import geometry
 from vision.reading import COLUMNS
-from vision.sim import unseen_art, unseen_pieces
-from vision.sim.perturbations import Conditions, Glare, Shadow, random_hand
+from vision.sim import perturbations, unseen_art, unseen_pieces
+from vision.sim.perturbations import Conditions, TableRanges, random_glare, random_shadow
 from vision.sim.synthetic import BoardArt, CameraPose, Scene, board_to_table, pieces
 from vision.sim.unseen_art import (
     BGR,
@@ -381,50 +381,19 @@ def random_pose(rng: np.random.Generator, printing: Printing, size: tuple[int, i
     return CameraPose(height_mm=820, hfov_deg=66)
 
 
-def _glare(rng: np.random.Generator) -> Glare:
-    """A lamp's reflection: from a spot to one several squares across (a square is about 4 % of
-    the frame's width)."""
-    return Glare(float(rng.uniform(0.15, 0.85)), float(rng.uniform(0.15, 0.85)), float(rng.uniform(0.04, 0.2)),
-                 float(rng.uniform(0.3, 1.0)))
-
-
-def _shadow(rng: np.random.Generator) -> Shadow:
-    return Shadow(float(rng.uniform(0, 1)), float(rng.uniform(0, 1)), float(rng.uniform(0.1, 0.6)),
-                  float(rng.uniform(0.08, 0.5)), float(rng.uniform(0, 180)), float(rng.uniform(0.15, 0.6)))
+# The table effects of these tables: wider than the developed-on ones (TableRanges' defaults).
+WIDER = TableRanges(
+    glare=0.45, glare_at=(0.15, 0.85), glare_radius=(0.04, 0.2), glare_strength=(0.3, 1.0),  # a square: ~0.04
+    shadow=0.45, shadows=3, shadow_width=(0.1, 0.6), shadow_height=(0.08, 0.5), shadow_darkness=(0.15, 0.6),
+    bump_mm=20.0, bump_deg=4.0, blur_sigma=(0.3, 2.2), noise=0.85, noise_sigma=(1.0, 9.0), jpeg=0.4,
+    jpeg_quality=(50, 96), exposure=(0.6, 1.4), uneven=0.7, falloff=(0.05, 0.5), vignette_strength=(0.05, 0.4),
+    lamp=0.6, lamp_strength=(0.2, 1.0), jitter=None,
+)
 
 
 def random_conditions(rng: np.random.Generator, *, hands: bool = False, bump: bool = True) -> Conditions:
     """A table's picture with wider ranges than the developed-on ones. Hands only when asked for."""
-    notes: list[str] = []
-
-    def maybe(p: float, name: str) -> bool:
-        chosen = bool(rng.random() < p)
-        if chosen:
-            notes.append(name)
-        return chosen
-
-    glare = _glare(rng) if maybe(0.45, "glare") else None
-    shadows = tuple(_shadow(rng) for _ in range(int(rng.integers(1, 4)))) if maybe(0.45, "shadow") else ()
-    shift, turn = (0.0, 0.0), 0.0
-    if bump and maybe(0.25, "bump"):
-        shift = (float(rng.uniform(-20, 20)), float(rng.uniform(-20, 20)))
-        turn = float(rng.uniform(-4, 4))
-    return Conditions(
-        blur_sigma=float(rng.uniform(0.3, 2.2)) if maybe(0.6, "blur") else 0.0,
-        noise_sigma=float(rng.uniform(1, 9)) if maybe(0.85, "noise") else 0.0,
-        jpeg_quality=int(rng.integers(50, 96)) if maybe(0.4, "jpeg") else None,
-        exposure=float(rng.uniform(0.6, 1.4)),
-        light_falloff=float(rng.uniform(0.05, 0.5)) if maybe(0.7, "uneven light") else 0.0,
-        light_angle_deg=float(rng.uniform(0, 360)),
-        vignette=float(rng.uniform(0.05, 0.4)) if maybe(0.5, "vignette") else 0.0,
-        lamp=float(rng.choice([-1, 1]) * rng.uniform(0.2, 1.0)) if maybe(0.6, "lamp") else 0.0,
-        glare=glare,
-        shadows=shadows,
-        hands=tuple(random_hand(rng) for _ in range(int(rng.integers(1, 3)))) if hands and maybe(1, "hands") else (),
-        board_shift_mm=shift,
-        board_rotation_deg=turn,
-        notes=tuple(notes),
-    )
+    return perturbations.random_conditions(rng, hands=hands, bump=bump, ranges=WIDER)
 
 
 def evening(rng: np.random.Generator) -> Conditions:
@@ -451,12 +420,12 @@ def drift(conditions: Conditions, rng: np.random.Generator) -> Conditions:
     glare = conditions.glare
     if rng.random() < 0.04:
         if glare is None:  # a lamp switched on
-            glare, lamp, exposure = _glare(rng), min(1.0, lamp + 0.3), min(1.4, exposure * 1.15)
+            glare, lamp, exposure = random_glare(rng, WIDER), min(1.0, lamp + 0.3), min(1.4, exposure * 1.15)
         else:  # ... and off again
             glare, lamp, exposure = None, max(-1.0, lamp - 0.3), max(0.6, exposure / 1.15)
     shadows = conditions.shadows
     if shadows and rng.random() < 0.3:
         shadows = ()
     elif not shadows and rng.random() < 0.08:
-        shadows = (_shadow(rng),)
+        shadows = (random_shadow(rng, WIDER),)
     return replace(conditions, exposure=exposure, lamp=lamp, light_falloff=falloff, glare=glare, shadows=shadows)
