@@ -14,6 +14,7 @@ from datetime import datetime
 from typing import Protocol
 
 from companion.app.hand_tally import HandTally
+from companion.commands import UiCommand, Verb
 from companion.rules import (
     Action,
     CompanionError,
@@ -26,7 +27,7 @@ from companion.rules import (
     cell_name,
     parse_cell,
 )
-from companion.rules.engine import P_MONUMENT
+from companion.sight import candidates
 from companion.tracker import (
     Ambiguous,
     Explained,
@@ -43,7 +44,7 @@ from companion.tracker import (
 )
 from companion.ui import messages, screens
 from companion.ui.board import board_view, marks
-from companion.ui.commands import UiCommand, Verb
+from companion.ui.log import recent
 from companion.ui.model import Button, MarkKind, Screen, Tone, UiState
 from vision.reading import BoardReading, CellClass, CellReading, ReadStatus
 
@@ -86,6 +87,7 @@ class Moment:
     error: Exception | None = None
     started: datetime | None = None
     cells: tuple[int, ...] = ()  # "correct": the squares the camera disagrees with or cannot read; "edge": the patch
+    notes: tuple[str, ...] = ()  # "resuming": what of the record could not be read
 
 
 class Sight(Protocol):
@@ -94,6 +96,10 @@ class Sight(Protocol):
     tall: frozenset[int]
     excused: frozenset[int]
     face_down: frozenset[int] | None
+    candidates: tuple[frozenset[CellClass], ...] | None
+
+    def agree(self, shown: Sequence[CellReading]) -> None:
+        """The game agreed with the board of the last reading: `shown` is what each square shows."""
 
 
 @dataclass
@@ -108,13 +114,18 @@ class Controller:
     notice: str | None = None  # "result" after a conflict, until the players or the camera move on
     reading: BoardReading | None = None  # the last usable reading, re-examined after each decision
     looking: str = ""  # a word for the status line while the camera waits for a clear view
-    corrections: dict[int, CellClass] = field(default_factory=dict)  # named by the players, until a hand moves
+    # Squares the players named: kept while the camera sees them unchanged since the last agreement.
+    corrections: dict[int, CellClass] = field(default_factory=dict)
     # The camera refuses to read while unreadable squares at the edge look like an arm reaching in.
     # Seen for the same squares EDGE_PATIENCE times, the players are asked; squares they say nothing
     # lies over are `excused` (the observer reads through them) until the camera reads them again.
     excused: frozenset[int] = frozenset()
     _edge: tuple[tuple[int, ...], int] = ((), 0)
     _earlier: list[GameState] = field(default_factory=list)  # before each action the camera just explained
+    _moved: bool = False  # a hand went over the board since the last reading
+    _latest: BoardReading | None = None  # the last reading the camera made
+    _agreed: tuple[BoardReading, BoardReading] | None = None  # a reading the game agreed with, as corrected
+    _told: tuple[tuple[object, ...], tuple[frozenset[CellClass], ...]] | None = field(default=None, repr=False)
     hand_tally: HandTally | None = None  # the players chose to tally by hand from the menu
     new_game: bool = False  # the players asked for a new game: the main loop goes back to the set-up
 
@@ -145,6 +156,8 @@ class Controller:
         self.looking = ""
         self._edge = ((), 0)
         self.excused = frozenset(c for c in self.excused if c in reading.low_confidence)
+        self._latest = reading
+        self._keep_corrections(reading)
         if self.moment is not None and self.moment.kind in ("disk_full", "error", "resuming"):
             self.reading = reading
             return None
@@ -160,13 +173,49 @@ class Controller:
 
     def brief(self, sight: Sight) -> None:
         """Tell the observer what the game knows of the board: where tall pieces stand, which
-        squares the players were excused, and where a monument, and so a face-down tile, may lie."""
+        squares the players were excused, where a monument (and so a face-down tile) may lie, what
+        may appear on each square, and, once, the board of the last reading when the game agreed
+        with it (the observer's picture of it becomes the reference the next reading is compared with)."""
         sight.tall, sight.excused = tall_squares(self.state), self.excused
         sight.face_down = monument_squares(self.state)
+        sight.candidates = self._candidates()
+        if self._agreed is not None and self._agreed[0] is self._latest:
+            sight.agree(self._agreed_board(self._agreed[1]))
+        self._agreed = None
+
+    def _candidates(self) -> tuple[frozenset[CellClass], ...]:
+        """What may appear where: worked out again only when the game, the table or the takebacks changed."""
+        key = (self.state, self.tracker.shown, *self._earlier)  # compared by identity first: cheap
+        if self._told is None or self._told[0] != key:
+            self._told = key, candidates(self.state, self.tracker.shown, self._earlier)
+        return self._told[1]
+
+    def _agreed_board(self, seen: BoardReading) -> tuple[CellReading, ...]:
+        """The table as the tracker knows it, in the class the camera saw where a square may look two
+        ways (a uniting tile before its marker is put on, tiles not yet turned under a monument)."""
+        return tuple(CellReading(cell.cls if look.also is not None and look.fits(cell) else look.cls, 1.0,
+                                 look.dynasty, look.monument)
+                     for look, cell in zip(self.tracker.shown, seen.cells, strict=True))
 
     def on_motion(self) -> None:
-        """A hand went over the board: what the players said about unreadable squares may be stale."""
-        self.corrections.clear()
+        """A hand went over the board: a square the players named may have changed under it."""
+        self._moved = True
+
+    def _keep_corrections(self, reading: BoardReading) -> None:
+        """A new look: a square the players named stays named while the camera sees it unchanged since
+        the last agreement. Otherwise (an absolute read, or the square changed) only while the camera
+        still cannot read it and no hand went over the board."""
+        moved, self._moved = self._moved, False
+        changed = reading.changed
+        for cell in [c for c in self.corrections if changed is None or c in changed]:
+            if moved or cell not in reading.low_confidence:
+                del self.corrections[cell]
+
+    def _commit(self, reading: BoardReading) -> None:
+        """The game agrees with the board of the last reading (`reading`, as the players corrected it)."""
+        self.tracker.commit(self.state, reading)
+        if self.reading is not None:
+            self._agreed = self.reading, reading
 
     def _reconcile(self, reading: BoardReading, *, takeback: bool = True) -> Outcome:
         tracker = self.tracker
@@ -181,7 +230,7 @@ class Controller:
             return outcome
         self.reading = raw
         if isinstance(outcome, Steady):
-            tracker.commit(self.state, reading)
+            self._commit(reading)
             self._clear_board_moment()
         elif isinstance(outcome, Explained):
             self._clear_board_moment()
@@ -193,16 +242,14 @@ class Controller:
         return outcome
 
     def _corrected(self, reading: BoardReading) -> BoardReading:
-        """Squares the players named stay named while the camera still cannot read them."""
-        unsure = set(reading.low_confidence)
-        for cell in [c for c in self.corrections if c not in unsure]:
-            del self.corrections[cell]  # read clearly again: the camera takes over
+        """The reading with the squares the players named."""
         if not self.corrections:
             return reading
         cells = list(reading.cells)
         for cell, cls in self.corrections.items():
             cells[cell] = CellReading(cls, 1.0)
-        return replace(reading, cells=tuple(cells), low_confidence=tuple(sorted(unsure - set(self.corrections))))
+        unsure = tuple(c for c in reading.low_confidence if c not in self.corrections)
+        return replace(reading, cells=tuple(cells), low_confidence=unsure)
 
     def _clear_board_moment(self) -> None:
         if self.moment is not None and self.moment.kind in ("mismatch", "unclear", "ambiguous", "takeback"):
@@ -218,7 +265,7 @@ class Controller:
             if new is None:
                 return
             events += new
-        self.tracker.commit(self.state, reading)
+        self._commit(reading)
         self._earlier = earlier
         self._after(events)
 
@@ -286,7 +333,7 @@ class Controller:
             if self._earlier:
                 self._earlier.pop()
         if moment is not None and moment.kind == "takeback" and self.reading is not None:
-            self.tracker.commit(self.state, self.reading)  # the players already put the board back
+            self._commit(self._corrected(self.reading))  # the players already put the board back
         self.moment = None
         self.events, self.notice, self.asking = (), None, None
         self.ui = UiState()
@@ -340,13 +387,8 @@ class Controller:
             return
         self.ui = UiState()
         self.moment = None
-        if cell in reading.low_confidence:
-            self.corrections[cell] = cls
-            self._reconcile(reading)
-        else:  # a confident misread: this reading only; the next look may read it right
-            cells = list(reading.cells)
-            cells[cell] = CellReading(cls, 1.0)
-            self._reconcile(replace(reading, cells=tuple(cells)))
+        self.corrections[cell] = cls
+        self._reconcile(reading)
 
     def _disagreeing(self) -> tuple[int, ...]:
         """Squares the last reading shows differently from both the game and the table as last confirmed,
@@ -375,8 +417,7 @@ class Controller:
         self.ui = UiState()
         if any(e.kind in _RESULTS for e in events):
             self.notice = "result"
-        elif any(e.kind is EventKind.BAG_LOW or (e.kind is EventKind.SCORED and e.page == P_MONUMENT)
-                 for e in events):
+        elif any(e.kind in (EventKind.BAG_LOW, EventKind.MONUMENT_SCORED) for e in events):
             self.notice = "end_of_turn"  # monument points, or the end is near: worth a moment
         elif self.notice == "end_of_turn" or (self.notice == "result" and not self.owed):
             self.notice = None
@@ -390,7 +431,7 @@ class Controller:
         moment = self.moment
         if moment is not None:
             return self._moment_screen(moment)
-        view = screens.TableView(state, self.game.config, self.ui, self.events, self.asking)
+        view = screens.TableView(state, self.game.config, self.ui, self.events, self.asking, moves=recent(self.game))
         if self.asking is None and self.notice == "result" and state.pending.kind is PendingKind.ACTION:
             if self.owed:
                 return screens.result(view)
@@ -411,7 +452,8 @@ class Controller:
         """While the camera waits for a clear view, the players see why."""
         if not self.looking:
             return screen
-        return replace(screen, lines=(*screen.lines, f"Camera: {self.looking}."))
+        said = self.looking if self.looking.endswith((".", "?", "!")) else f"{self.looking}."
+        return replace(screen, lines=(*screen.lines, f"Camera: {said}"))
 
     def _on_board(self, screen: Screen, kind: MarkKind, cells: Sequence[int]) -> Screen:
         """A message with the board picture beside it and the squares concerned marked."""
@@ -440,7 +482,8 @@ class Controller:
             start = moment.cells[0] if moment.cells else CENTRE
             return messages.correct(state, start if self.ui.pick is None else self.ui.pick, moment.cells, self.ui)
         if moment.kind == "resuming" and moment.started is not None:
-            return messages.resuming(moment.started, len(self.game.actions))
+            return screens.beside_board(messages.resuming(moment.started, len(self.game.actions), *moment.notes),
+                                        state, recent(self.game))
         if isinstance(outcome, Mismatch):
             rule = IllegalAction("board", outcome.rule, outcome.page) if outcome.rule else None
             return messages.mismatch(state, outcome.cells, rule, self.ui)

@@ -14,11 +14,22 @@ from datetime import datetime
 from functools import lru_cache
 from pathlib import Path
 
+from companion.commands import UiCommand
 from companion.hardware.display import LANDSCAPE, PORTRAIT
-from companion.rules import Conflict, Event, EventKind, Game, IllegalAction, PendingKind, parse_cell
+from companion.rules import (
+    Conflict,
+    ConflictKind,
+    Event,
+    EventKind,
+    Game,
+    IllegalAction,
+    PendingKind,
+    PlaceTile,
+    parse_cell,
+)
 
 from . import messages, screens, wizard
-from .commands import UiCommand
+from .log import recent
 from .model import Screen, UiState
 from .screens import TableView
 
@@ -66,15 +77,16 @@ def two_tall_squares() -> Game:
 
 def view(found: Found, **fields: object) -> TableView:
     game, events = found
-    return TableView(game.state, game.config, events=events, **fields)  # type: ignore[arg-type]
+    return TableView(game.state, game.config, events=events, moves=recent(game), **fields)  # type: ignore[arg-type]
 
 
 @lru_cache(maxsize=1)
 def gallery() -> tuple[Screen, ...]:
     """One of every screen, filled from real game situations (computed once: screens are frozen)."""
-    mid = play_until(lambda game, events: game.pending.kind is PendingKind.ACTION and game.state.turn >= 12)
-    revolt = play_until(conflict(lambda c: c.kind == "revolt"))
-    war = play_until(conflict(lambda c: c.kind == "war" and c.attacker_committed is not None))
+    mid = play_until(lambda game, events: game.pending.kind is PendingKind.ACTION and game.state.turn >= 12
+                     and isinstance(game.actions[-1], PlaceTile))  # a last move to ring on the board
+    revolt = play_until(conflict(lambda c: c.kind is ConflictKind.REVOLT))
+    war = play_until(conflict(lambda c: c.kind is ConflictKind.WAR and c.attacker_committed is not None))
     war_won = play_until(lambda game, events: any(e.kind is EventKind.CONFLICT_WON and e.page == 9 for e in events))
     found = [
         screens.turn(view(mid, differ=(parse_cell("H6"),))),
@@ -109,7 +121,8 @@ def gallery() -> tuple[Screen, ...]:
     found += [
         messages.mismatch(game.state, (0, 1, 16), illegal),
         messages.mismatch(game.state, (0, 1, 16), illegal, UiState(pick=1)),
-        messages.resuming(datetime(2026, 11, 28, 20, 14), 37),
+        screens.beside_board(messages.resuming(datetime(2026, 11, 28, 20, 14), len(game.actions)), game.state,
+                             recent(game)),
         messages.disk_full(),
         messages.camera_lost(),
         messages.error(illegal),
@@ -147,10 +160,10 @@ def show(size: tuple[int, int], rotation: int = 0, *, frames: int | None = None,
 
     import pygame
 
+    from companion.commands import Verb
     from companion.hardware.buttons import open_gpio_buttons
     from companion.hardware.display import Display
 
-    from .commands import Verb
     from .inputs import Inputs
     from .render import Renderer
 

@@ -3,14 +3,16 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import replace
 from datetime import datetime
 
+from companion.commands import UNDO, UiCommand
 from companion.rules import GameState, IllegalAction, cell_name
 from vision.reading import CellClass
 
 from .board import board_view, marks, snap_taps
-from .commands import UNDO, UiCommand
 from .model import LEADER_WORDS, NO_UI, TILE_WORDS, Button, Help, MarkKind, Screen, Tone, UiState
+from .screens import seat_name
 
 OK = UiCommand.nav("close")
 
@@ -46,7 +48,7 @@ def mismatch(state: GameState, differ: Sequence[int], error: IllegalAction | Non
 _RIVER = frozenset({CellClass.EMPTY_RIVER, CellClass.TILE_BLUE})
 _NOT_OFFERED = frozenset({CellClass.UNKNOWN, CellClass.FACE_DOWN})
 _ANYWHERE = frozenset({CellClass.MONUMENT, CellClass.CATASTROPHE, CellClass.UNIFICATION})
-_LABELS = {CellClass.TREASURE: "Treasure", CellClass.MONUMENT: "Monument or face-down tile",
+_LABELS = {CellClass.TREASURE: "Treasure", CellClass.MONUMENT: "Monument",
            CellClass.UNIFICATION: "Unification tile"}
 
 
@@ -63,7 +65,7 @@ def correct(state: GameState, cell: int, differ: Sequence[int] = (), ui: UiState
     for piece in pieces_for(state, cell):
         cls = CellClass(piece)
         if cls.colour is not None:
-            label = (LEADER_WORDS if cls.name.startswith("LEADER_") else TILE_WORDS)[cls.colour]
+            label = (LEADER_WORDS if cls.is_leader else TILE_WORDS)[cls.colour]
         else:
             label = _LABELS.get(cls, piece)
         colour = "red" if cls is CellClass.TREASURE else cls.colour  # a treasure stands on a temple
@@ -77,9 +79,11 @@ def correct(state: GameState, cell: int, differ: Sequence[int] = (), ui: UiState
         name="correct", title=f"What stands on {cell_name(cell)}?", status=_turn(state),
         lines=("Tap another square to change it.",),
         buttons=tuple(buttons), focus=ui.focus % len(buttons) if ui.focus is not None else 0,
-        board=board_view(state, (*marks(MarkKind.DIFFERS, differ), *marks(MarkKind.OPTION, (cell,))), tappable=True),
+        board=replace(board_view(state, (*marks(MarkKind.DIFFERS, differ), *marks(MarkKind.OPTION, (cell,))),
+                                 tappable=True), zoom=cell),  # close up: every square a finger wide
         taps=snap_taps(differ, UiCommand.pick, everywhere=True), back=UiCommand.pick(-1),
-        help=Help("Tiles are temple (red), farm (blue, on the river only), market (green), settlement (black)."),
+        help=Help("Tiles are temple (red), farm (blue, on the river only), market (green), settlement (black). "
+                  "Monument also stands for a face-down tile."),
         tone=Tone.PROMPT,
     )
 
@@ -93,10 +97,11 @@ def message(title: str, *lines: str, tone: Tone = Tone.INFO, buttons: Sequence[B
                   back=OK)
 
 
-def resuming(started: datetime, actions: int) -> Screen:
+def resuming(started: datetime, actions: int, *notes: str) -> Screen:
+    """`notes`: what of the game record could not be read, for the players to put right on the board."""
     return message(f"Resuming the game started {started:%H:%M} — {actions} action{'s' if actions != 1 else ''}",
-                   "The camera now checks that the board still matches.", name="resuming",
-                   buttons=(Button("Continue", OK, primary=True),))
+                   *notes, "The camera now checks that the board still matches.", name="resuming",
+                   buttons=(Button("Continue", OK, primary=True),), tone=Tone.WARNING if notes else Tone.INFO)
 
 
 def disk_full() -> Screen:
@@ -121,5 +126,4 @@ def error(problem: Exception) -> Screen:
 
 
 def _turn(state: GameState) -> str:
-    player = state.players[state.current]
-    return f"{player.name} ({player.dynasty}) · bag {state.bag_count}"
+    return f"{seat_name(state, state.current)} · bag {state.bag_count}"

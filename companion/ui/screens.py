@@ -7,13 +7,16 @@ controller for its own moments (set-up, results, mismatches, messages). No pygam
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
+from companion.commands import UNDO, UiCommand
 from companion.rules import (
+    SQUARES,
     BuildMonument,
     ChooseWar,
     Colour,
     Conflict,
+    ConflictKind,
     Event,
     EventKind,
     GameConfig,
@@ -21,15 +24,15 @@ from companion.rules import (
     PendingKind,
     PlayerScore,
     TakeTreasure,
+    block_cells,
     cell_name,
     final_scores,
     support_colour,
 )
 
 from .board import board_view, marks, snap_taps
-from .commands import UNDO, UiCommand
+from .log import Move, last_cells
 from .model import (
-    DYNASTY_LETTERS,
     LEADER_WORDS,
     NO_UI,
     TILE_WORDS,
@@ -46,12 +49,15 @@ from .model import (
     Tone,
     UiState,
 )
+from .strength import detail
+from .strip import strip
 
 # Rulebook pages, as in RULES.md.
 P_LEADER, P_CATASTROPHE, P_REVOLT, P_WAR, P_MONUMENT, P_END = 6, 7, 8, 9, 11, 14
 
 DONE = UiCommand.nav("done")
 CLOSE = UiCommand.nav("close")
+_POINTS = (EventKind.SCORED, EventKind.MONUMENT_SCORED)
 
 TURN_TIPS = (
     Help("A leader stands on an empty land square next to a temple, and may not unite two kingdoms.", P_LEADER),
@@ -60,6 +66,15 @@ TURN_TIPS = (
     Help("A tile that unites two kingdoms starts a war for each colour led twice.", P_WAR),
     Help("A 2×2 of one colour lets the active player build a monument.", P_MONUMENT),
     Help("The game ends when only 2 treasures remain or the bag cannot refill a hand.", P_END),
+)
+
+
+# What the five push buttons do, for players who use them rather than the touchscreen (the menu button
+# opens the menu, so a button user finds this where they need it).
+BUTTON_WORDS = (
+    "Buttons: up and down move the highlight or change a number.",
+    "OK presses the highlighted button; hold it on a seat to peek at its scores.",
+    "Back goes back; hold it to take back the last action. Menu opens this menu.",
 )
 
 
@@ -73,6 +88,7 @@ class TableView:
     events: tuple[Event, ...] = ()  # from the last applied action(s): results to show
     asking: str | None = None  # a prompt the players opened: "swap", "scores" or "menu"
     differ: tuple[int, ...] = ()  # squares where the camera sees something else than the game
+    moves: tuple[Move, ...] = ()  # the recent moves (companion.ui.log.recent), oldest first
 
 
 def picture(view: TableView, own: Iterable[Mark] = (), *, tappable: bool = False) -> BoardView:
@@ -121,10 +137,20 @@ def leader(state: GameState, seat: int, colour: Colour) -> str:
 
 def status(state: GameState) -> str:
     seat = state.current
-    player = state.players[seat]
     left = state.actions_left
-    return (f"{player.name} ({player.dynasty}) · {left} action{'s' if left != 1 else ''} left · "
-            f"bag {state.bag_count}")
+    return f"{seat_name(state, seat)} · {left} action{'s' if left != 1 else ''} left · bag {state.bag_count}"
+
+
+def seat_name(state: GameState, seat: int) -> str:
+    """"Anna (archer)"; a player named after their dynasty is just "Archer"."""
+    player = state.players[seat]
+    return player.name if player.name.lower() == player.dynasty else f"{player.name} ({player.dynasty})"
+
+
+def beside_board(screen: Screen, state: GameState, moves: Sequence[Move] = ()) -> Screen:
+    """A message with the board picture beside it, the last move ringed: after a power cut the players
+    compare the picture with the table."""
+    return replace(screen, status=status(state), board=board_view(state, marks(MarkKind.LAST, last_cells(moves))))
 
 
 def _focus(ui: UiState, buttons: Sequence[Button]) -> int:
@@ -146,9 +172,12 @@ def _screen(ui: UiState, **fields: object) -> Screen:
 def turn(view: TableView) -> Screen:
     state = view.state
     seat = state.pending.player
-    lines = ["Place a tile, position a leader or play a catastrophe on the board: the camera sees it."]
-    lines += [event.text for event in view.events if event.kind in (EventKind.SCORED, EventKind.LEADER_EXILED)]
-    lines.append("Leaders: " + " · ".join(f"{DYNASTY_LETTERS.get(p.dynasty, '?')} {p.name}" for p in state.players))
+    lines = ["Play a tile, a leader or a catastrophe: the camera sees it."]
+    # Points are in the move log, which hides them when scores are hidden; a leader sent home is news.
+    lines += [event.text for event in view.events if event.kind is EventKind.LEADER_EXILED]
+    picked = view.ui.pick
+    # A tap on a leader or a kingdom shows its strength; a second tap on the same square hides it.
+    taps = tuple((cell, UiCommand.pick(-1 if cell == picked else cell)) for cell in range(SQUARES))
     buttons = (
         Button("Swap tiles", UiCommand.nav("swap")),
         Button("Pass", UiCommand.action("pass")),
@@ -157,7 +186,10 @@ def turn(view: TableView) -> Screen:
     )
     return _screen(
         view.ui, name="turn", title=f"{name(state, seat)}'s turn", status=status(state), lines=tuple(lines),
-        buttons=buttons, board=picture(view), help=TURN_TIPS[state.turn % len(TURN_TIPS)], tone=Tone.PROMPT,
+        buttons=buttons, board=picture(view, marks(MarkKind.LAST, last_cells(view.moves)), tappable=True),
+        help=TURN_TIPS[state.turn % len(TURN_TIPS)], tone=Tone.PROMPT, taps=taps,
+        strip=strip(state, view.config.open_scores), log=tuple(m.line(view.config.open_scores) for m in view.moves),
+        detail=detail(state, picked) if picked is not None else (),
     )
 
 
@@ -208,13 +240,12 @@ def support(view: TableView) -> Screen:
     seat = pending.player
     role = "attacker" if c.attacker_committed is None else "defender"
     n = min(pending.max_support, max(0, view.ui.entry or 0))
-    what = "revolt" if c.kind == "revolt" else "war"
-    title = f"{c.colour.value.capitalize()} {what}: {name(state, seat)} ({role}) commits"
+    title = f"{c.colour.value.capitalize()} {c.kind.value}: {name(state, seat)} ({role}) commits"
     # The two leaders carry their side's mark too, so the picture alone tells who fights whom.
     board = picture(view, (*marks(MarkKind.ATTACKER, (c.attacker_leader, *c.attacker_supporters)),
                                *marks(MarkKind.DEFENDER, (c.defender_leader, *c.defender_supporters))))
     help_ = (Help("Temples next to each leader count. Attacker, then defender, add temples from hand; "
-                  "ties go to the defender.", P_REVOLT) if c.kind == "revolt" else
+                  "ties go to the defender.", P_REVOLT) if c.kind is ConflictKind.REVOLT else
              Help(f"{TILE_WORDS[colour.value].capitalize()}s in each leader's own kingdom count. Attacker, then "
                   "defender, add tiles of the war colour; ties go to the defender.", P_WAR))
     buttons = (Button(f"Commit {n}", UiCommand.action(f"support {n}"), colour=colour.value, primary=True),)
@@ -229,7 +260,7 @@ def support(view: TableView) -> Screen:
 def result(view: TableView) -> Screen:
     """After a conflict: who won, the points, and the pieces that must leave the board."""
     state = view.state
-    shown = (EventKind.CONFLICT_WON, EventKind.PIECES_REMOVED, EventKind.SCORED, EventKind.LEADER_EXILED,
+    shown = (EventKind.CONFLICT_WON, EventKind.PIECES_REMOVED, *_POINTS, EventKind.LEADER_EXILED,
              EventKind.TREASURE_TAKEN, EventKind.UNIFICATION_REMOVED, EventKind.WAR_DROPPED)
     events = [e for e in view.events if e.kind in shown]
     won = next((e for e in events if e.kind is EventKind.CONFLICT_WON), None)
@@ -280,7 +311,7 @@ def monument(view: TableView) -> Screen:
         buttons = (*(Button(f"The 2×2 at {cell_name(b)}", UiCommand.pick(b)) for b in blocks), decline)
         lines = (f"{who} completed {len(blocks)} squares of four: which one gets the monument? "
                  "Tap it on the board or choose below.",)
-        taps = tuple((cell, UiCommand.pick(b)) for b in blocks for cell in (b, b + 1, b + 16, b + 17))
+        taps = tuple((cell, UiCommand.pick(b)) for b in blocks for cell in block_cells(b))
         board = picture(view, marks(MarkKind.OPTION, blocks), tappable=True)
     else:
         here = [o for o in builds if o.cell == block]
@@ -292,7 +323,7 @@ def monument(view: TableView) -> Screen:
         lines = (f"{who} may build a monument on the four {tile_words} at {cell_name(block)}: "
                  "they turn face down. Which monument?",)
         taps = ()
-        board = picture(view, marks(MarkKind.OPTION, (block, block + 1, block + 16, block + 17)))
+        board = picture(view, marks(MarkKind.OPTION, block_cells(block)))
     return _screen(
         view.ui, name="monument", title="Build a monument?", status=status(state), lines=lines, buttons=buttons,
         board=board, taps=taps, back=UiCommand.pick(-1) if len(blocks) > 1 and block is not None else None,
@@ -329,7 +360,7 @@ def treasure(view: TableView) -> Screen:
 
 def end_of_turn(view: TableView) -> Screen:
     state = view.state
-    shown = (EventKind.SCORED, EventKind.HANDS_REFILLED, EventKind.TURN_ENDED, EventKind.BAG_LOW)
+    shown = (*_POINTS, EventKind.HANDS_REFILLED, EventKind.TURN_ENDED, EventKind.BAG_LOW)
     lines = [e.text for e in view.events if e.kind in shown]
     low = any(e.kind is EventKind.BAG_LOW for e in view.events)
     return _screen(
@@ -370,28 +401,23 @@ def scores(view: TableView) -> Screen:
 
 
 def tally(scores_: Sequence[PlayerScore], *, reason: str = "") -> Screen:
-    """The final tally: four colours, treasures spread, weakest colour, ranking and tie-breaks in words."""
+    """The final tally: each player's four colours with the treasures added (in gold), the weakest colour
+    framed, the score, the ranking, and in words how each tie was broken."""
     ranked = sorted(scores_, key=lambda s: (s.rank, s.seat))
     rows: list[tuple[Cell, ...]] = []
     for s in ranked:
-        spread = [f"+{n}" if n else "" for n in s.spread]
-        cells = (Chip(c.value, f"{f}{' (' + t + ')' if t else ''}") for c, f, t in zip(Colour, s.final, spread,
-                                                                                       strict=True))
+        weakest = s.final.index(min(s.final))
+        cells = (Chip(c.value, str(own), f"+{added}" if added else "", highlight=i == weakest)
+                 for i, (c, own, added) in enumerate(zip(Colour, s.points, s.spread, strict=True)))
         rows.append((f"{s.rank}. {s.name}", *cells, str(s.score)))
     lines = [reason + "." if reason else "Final tally."]
-    for s in ranked:
-        weakest = list(Colour)[s.final.index(min(s.final))]
-        treasure = (f"{s.treasures} treasure{'s' if s.treasures != 1 else ''} on "
-                    + ", ".join(f"{TILE_WORDS[c.value]} +{n}" for c, n in zip(Colour, s.spread, strict=True) if n)
-                    if s.treasures else "no treasures")
-        line = (f"{s.rank}. {s.name}: {s.score} — weakest {weakest.value} {TILE_WORDS[weakest.value]}; "
-                f"{treasure}.")
-        lines.append(line + (f" {s.tie_break[0].upper()}{s.tie_break[1:]}." if s.tie_break else ""))
+    lines += [f"{s.name} is {s.tie_break}." for s in ranked if s.tie_break]
     return Screen(
         name="tally", title="The final tally", status="Game over", lines=tuple(lines),
         table=Table((*_colour_header(), "score"), tuple(rows)),
         buttons=(Button("New game", UiCommand.nav("new"), primary=True),),
-        help=Help("Your score is your weakest colour after treasures; ties compare the next-weakest.", P_END),
+        help=Help("Treasures (+ in gold) fill the weakest colours; the weakest, framed, is the score. Ties compare "
+                  "the next-weakest.", P_END),
     )
 
 
@@ -407,7 +433,7 @@ def menu(view: TableView) -> Screen:
     )
     return _screen(
         view.ui, name="menu", title="Menu", status=status(view.state),
-        lines=("A long press of the back button also takes back the last action.",),
+        lines=BUTTON_WORDS,
         buttons=buttons, back=CLOSE,
         help=Help("Every prompt names the rulebook page that explains it."),
     )

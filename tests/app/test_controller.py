@@ -3,14 +3,16 @@
 from __future__ import annotations
 
 import errno
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import replace
+
+from differential import Differential
 
 from companion.app.controller import Controller
 from companion.app.table import reading_of
-from companion.rules import Action, Event, Game, PendingKind, parse_cell, position
-from companion.rules.pieces import BLACK, GREEN, RED
+from companion.commands import UNDO, Key, UiCommand, Verb
+from companion.rules import BLACK, GREEN, RED, Action, Event, Game, PendingKind, parse_cell, position
 from companion.tracker import Look, expected_cells
-from companion.ui.commands import UNDO, Key, UiCommand, Verb
 from vision.reading import BoardReading, CellClass, CellReading, ReadStatus
 
 KINGDOMS = """
@@ -205,7 +207,7 @@ def test_a_treasure_taken_by_hand_and_a_monument_on_the_buttons() -> None:
     assert screen.name == "owed" and len(screen.lines) == 4 + 1
 
 
-def test_a_correction_lasts_only_until_a_hand_moves_over_the_board() -> None:
+def test_without_an_agreed_picture_a_correction_lasts_only_until_a_hand_moves() -> None:
     controller = Controller(kingdoms())
     empty = board_after()
     cells = list(empty.cells)
@@ -264,7 +266,8 @@ def test_the_menu_leads_to_a_tally_by_hand_and_a_new_game() -> None:
     controller.handle(UiCommand.nav("tally"))
     screen = controller.screen()
     assert screen.name == "tally"
-    assert screen.lines[1].startswith("1. Player 1: 6")  # 5 6 7 8 and 2 treasures: at best 7 6 7 8
+    assert screen.table is not None  # 5 6 7 8 and 2 treasures: at best 7 6 7 8, score 6
+    assert screen.table.rows[0][0] == "1. Player 1" and screen.table.rows[0][-1] == "6"
     controller.handle(UiCommand.key(Key.OK))
     assert controller.new_game
 
@@ -371,3 +374,124 @@ def test_a_patch_at_the_edge_the_camera_takes_for_an_arm_is_asked_about_and_excu
     assert controller.excused == frozenset(patch[:1])  # read clearly again: no longer excused
     controller.on_reading(board_after())
     assert controller.excused == frozenset() and controller.game.actions == ()
+
+
+# --- telling the observer what may appear where, and what the game agreed with --------------------
+
+
+def treasures() -> Game:
+    """The kingdoms with two more treasures far away, so that one taken does not end the game."""
+    leaders = {"A": (0, BLACK), "B": (1, BLACK), "C": (1, RED), "D": (0, GREEN), "E": (0, RED)}
+    drawing = KINGDOMS.replace("  1  ................", "  1  ..........t.....").replace(
+        " 11  ................", " 11  ...............t")
+    return position(drawing, leaders=leaders, hands=["rrbkkk", "rrgkkk"])
+
+
+def looks_after(*actions: str, start: Callable[[], Game] = kingdoms) -> list[Look]:
+    game = start()
+    for action in actions:
+        game.apply(action)
+    return list(expected_cells(game.state))
+
+
+def watch(controller: Controller, eyes: Differential, looks: Sequence[Look]) -> None:
+    """The players change the board to `looks`; the companion briefs the observer and reads the
+    board, as the main loop does."""
+    controller.on_motion()
+    controller.brief(eyes)
+    controller.on_reading(eyes.look(looks))
+
+
+def test_the_observer_is_told_what_may_appear_and_once_what_the_game_agreed_with() -> None:
+    f11, g11 = parse_cell("F11"), parse_cell("G11")
+    controller = Controller(kingdoms())
+    eyes = Differential(looks_after())
+    controller.brief(eyes)
+    assert eyes.candidates is not None and len(eyes.candidates) == 176 and eyes.agreements == 0
+    controller.on_reading(eyes.read())  # the set-up, read square by square
+    controller.brief(eyes)
+    controller.brief(eyes)
+    assert eyes.agreements == 1 and eyes.reference == tuple(looks_after())
+    watch(controller, eyes, looks_after("tile red F11"))
+    assert [str(a) for a in controller.game.actions] == ["tile red F11"] and eyes.absolute == 1
+    controller.brief(eyes)
+    assert eyes.agreements == 2 and eyes.labels[f11].cls is CellClass.TILE_RED and eyes.wrong_labels == []
+    assert CellClass.EMPTY_LAND in eyes.candidates[f11]  # the tile may be taken back
+    controller.on_motion()
+    controller.on_reading(eyes.look(looks_after("tile red F11", "tile red G11")))
+    reading = eyes.look(looks_after("tile red F11"))  # a newer picture, put back: not the one agreed with
+    controller.on_reading(replace(reading, cells=tuple(CellReading(CellClass.UNKNOWN, 0.2) if c == g11 else cell
+                                                      for c, cell in enumerate(reading.cells)),
+                                  low_confidence=(g11,)))
+    controller.brief(eyes)
+    assert eyes.agreements == 2
+
+
+def test_a_square_corrected_once_is_not_asked_about_again_until_it_changes() -> None:
+    f11 = parse_cell("F11")
+    eyes = Differential(looks_after(), lambda cell, look: CellClass.UNKNOWN if cell == f11 else look.cls)  # a glare
+    controller = Controller(kingdoms())
+    for _ in range(3):
+        controller.brief(eyes)
+        controller.on_reading(eyes.read())
+    assert controller.moment is not None and controller.moment.kind == "unclear"
+    controller.handle(UiCommand.choose("correct", "F11 empty land"))
+    assert controller.moment is None
+    moves = ("tile black H11", "tile black I11", "tile black J11")
+    for played in range(1, len(moves) + 1):
+        watch(controller, eyes, looks_after(*moves[:played]))
+        assert controller.moment is None and not controller.looking, controller.looking
+    assert [str(a) for a in controller.game.actions] == list(moves)
+    assert eyes.labels[f11].cls is CellClass.EMPTY_LAND and eyes.wrong_labels == []
+    watch(controller, eyes, looks_after(*moves, "tile red F11"))  # now something stands on F11
+    assert controller.looking == "I cannot see F11 clearly"
+
+
+A10 = parse_cell("A10")
+
+
+def treasure_due() -> tuple[Controller, Differential]:
+    """The trader's kingdom must give up the treasure on A10 or D10, and the camera takes the start
+    temple on A10, bare, for the treasure that stood on it."""
+
+    def misread(cell: int, look: Look) -> CellClass:
+        return CellClass.TREASURE if cell == A10 else look.cls
+
+    eyes = Differential(looks_after(start=treasures), misread)
+    controller = Controller(treasures())
+    controller.brief(eyes)
+    controller.on_reading(eyes.read())
+    watch(controller, eyes, looks_after("tile red C10", start=treasures))
+    assert controller.screen().name == "treasure"
+    return controller, eyes
+
+
+def test_a_treasure_taken_is_not_read_again_on_its_temple_at_every_later_move() -> None:
+    controller, eyes = treasure_due()
+    taken = ("tile red C10", "treasure A10")
+    watch(controller, eyes, looks_after(*taken, start=treasures))
+    controller.brief(eyes)
+    assert controller.screen().name == "treasure"  # the camera still sees a treasure on A10
+    controller.handle(UiCommand.nav("correct"))
+    controller.handle(UiCommand.choose("correct", "A10 red tile"))
+    assert [str(a) for a in controller.game.actions] == list(taken)
+    moves = ("tile black H11", "tile black I11", "tile black J11")
+    for played in range(1, len(moves) + 1):
+        watch(controller, eyes, looks_after(*taken, *moves[:played], start=treasures))
+        assert controller.moment is None and controller.screen().name == "turn"
+    assert [str(a) for a in controller.game.actions] == [*taken, *moves]
+    assert eyes.labels[A10].cls is CellClass.TILE_RED and controller.tracker.shown[A10].cls is CellClass.TILE_RED
+
+
+def test_a_correction_stays_through_a_hand_over_the_board_while_its_square_is_unchanged() -> None:
+    controller, eyes = treasure_due()
+    lifted = looks_after("tile red C10", "treasure A10", start=treasures)
+    watch(controller, eyes, lifted)  # read as a treasure still, and agreed so
+    stray = list(lifted)
+    stray[parse_cell("K3")] = Look(CellClass.LEADER_RED)
+    watch(controller, eyes, stray)  # meanwhile a leader was put down where none may stand
+    controller.handle(UiCommand.choose("correct", "A10 red tile"))
+    assert controller.screen().name == "mismatch" and len(controller.game.actions) == 1
+    watch(controller, eyes, lifted)  # the leader lifted again: the camera sees A10 as it was
+    assert [str(a) for a in controller.game.actions] == ["tile red C10", "treasure A10"]
+    assert controller.moment is None and controller.corrections == {A10: CellClass.TILE_RED}

@@ -6,9 +6,9 @@ import os
 
 from companion.app.controller import Controller
 from companion.app.eyes import CameraEyes
+from companion.commands import Key, UiCommand
 from companion.rules import Game, parse_cell
 from companion.tracker import Look, expected_cells
-from companion.ui.commands import Key, UiCommand
 from vision.reading import CellClass
 
 os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
@@ -23,12 +23,15 @@ def board(*actions: str) -> list[Look]:
 
 
 def show(controller: Controller, eyes: CameraEyes, looks: list[Look]) -> None:
-    """The players make the board look like `looks`; the companion looks until it sees clearly."""
+    """The players make the board look like `looks`; the companion looks until it sees clearly,
+    telling the observer what the game knows before each look, as the main loop does."""
     controller.on_motion()
+    controller.brief(eyes.observer)
     controller.on_reading(eyes.look(looks))
     for _ in range(5):
         if not controller.looking:
             return
+        controller.brief(eyes.observer)
         controller.on_reading(eyes.again())
     raise AssertionError(f"the camera never saw the board clearly: {controller.looking}")
 
