@@ -53,15 +53,19 @@ class Stats:
     seen: int = 0  # actions the players made on the board
     unaided: int = 0  # ... that the companion recognised without help
     corrected: int = 0  # ... that needed the players to correct a misread or choose
+    helped_by: Counter[str] = field(default_factory=Counter)  # ... of those, by what the companion asked
+    stalled: int = 0  # games stopped because the camera never got a reading of the board
     silent: int = 0  # times the companion's game differed from the truth without telling the players
     prompts: Counter[str] = field(default_factory=Counter)
     to_screen_ms: list[float] = field(default_factory=list)  # still board read → screen drawn
     after_read_ms: list[float] = field(default_factory=list)  # ... of which tracker, view-model and drawing
     unreadable: Counter[str] = field(default_factory=Counter)  # squares read with low confidence, by truth
     misread: Counter[str] = field(default_factory=Counter)  # squares read wrong with confidence, truth → read
+    refused: BoardReading | None = None  # the last look, when the camera refused to read it
 
     def note(self, table: Table, reading: BoardReading) -> None:
         """What the camera got wrong in this reading, against the real board."""
+        self.refused = None if reading.ok else reading
         if not reading.ok:
             return
         low = set(reading.low_confidence)
@@ -203,27 +207,39 @@ def play(table: Table, controller: Controller, eyes: Eyes, screens_: Screens, st
         else:
             press(controller, move.command)
             screens_.show(controller.screen())
-        helped = _settle(table, controller, eyes, screens_, stats)
+        asked = _settle(table, controller, eyes, screens_, stats)
+        # Every look at the board refused (an edge, a marker, a hand that never left): the companion
+        # never saw the move. Not recognised, and not a silent disagreement: the game stalls.
+        stalled = move.by_hand and stats.refused is not None and not table.agrees(controller.state)
         if move.by_hand and move.actions:
             stats.seen += len(move.actions)
-            if helped:
+            if stalled:
+                pass
+            elif asked:
                 stats.corrected += len(move.actions)
+                stats.helped_by.update({kind: len(move.actions) for kind in asked})
             else:
                 stats.unaided += len(move.actions)
+        if stalled:
+            stats.stalled += 1
+            assert stats.refused is not None
+            raise DemoError(f"the game stalled: the camera never read the board after "
+                            f"{', '.join(map(str, move.actions)) or 'the players put it right'} "
+                            f"({stats.refused.message or stats.refused.status.value})")
         if not table.agrees(controller.state):
             stats.silent += 1
             raise DemoError(f"the companion's game differs from the table after {', '.join(map(str, move.actions))}")
     raise DemoError(f"the game did not end within {limit} moves")
 
 
-def _settle(table: Table, controller: Controller, eyes: Eyes, screens_: Screens, stats: Stats) -> bool:
+def _settle(table: Table, controller: Controller, eyes: Eyes, screens_: Screens, stats: Stats) -> frozenset[str]:
     """Until the companion is satisfied: another look when it could not see clearly, an answer when it
-    asks. True when the players had to help."""
-    helped = False
+    asks. What it asked the players (prompt kinds; none when it needed no help)."""
+    asked: set[str] = set()
     for _ in range(30):
         if controller.moment is not None:
             stats.prompts[controller.moment.kind] += 1
-            helped = True
+            asked.add(controller.moment.kind)
             if not answer(table, controller):
                 raise DemoError(f"the players cannot answer the {controller.screen().name!r} screen "
                                 f"({controller.moment})")
@@ -233,7 +249,7 @@ def _settle(table: Table, controller: Controller, eyes: Eyes, screens_: Screens,
             stats.note(table, reading)
             controller.on_reading(reading)
         else:
-            return helped
+            return frozenset(asked)
         screens_.show(controller.screen())
     raise DemoError("the companion never settled")
 
