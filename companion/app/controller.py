@@ -7,6 +7,7 @@ screen the players see. Everything arrives on the main loop; nothing here waits 
 
 from __future__ import annotations
 
+import enum
 import errno
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
@@ -23,7 +24,6 @@ from companion.rules import (
     GameState,
     IllegalAction,
     PendingKind,
-    cell_name,
     parse_cell,
 )
 from companion.rules.engine import P_MONUMENT
@@ -42,9 +42,9 @@ from companion.tracker import (
     tall_squares,
 )
 from companion.ui import messages, screens
-from companion.ui.board import board_view, marks
 from companion.ui.commands import UiCommand, Verb
-from companion.ui.model import Button, MarkKind, Screen, Tone, UiState
+from companion.ui.model import Screen, UiState
+from companion.ui.screens import Asking
 from vision.reading import BoardReading, CellClass, CellReading, ReadStatus
 
 
@@ -76,16 +76,62 @@ _CAMERA_TROUBLE = frozenset({ReadStatus.NO_BOARD, ReadStatus.BOARD_MOVED, ReadSt
                              ReadStatus.NOT_CALIBRATED})
 
 
-@dataclass(frozen=True, slots=True)
-class Moment:
-    """Something that stops the normal flow until the players deal with it."""
+# --- what stops the normal flow until the players deal with it (a closed union, like the tracker's outcomes) --
 
-    kind: str  # "mismatch", "unclear", "ambiguous", "takeback", "correct", "error", "disk_full", "camera",
-    # "resuming", "edge"
-    outcome: Outcome | None = None
-    error: Exception | None = None
-    started: datetime | None = None
-    cells: tuple[int, ...] = ()  # "correct": the squares the camera disagrees with or cannot read; "edge": the patch
+
+@dataclass(frozen=True, slots=True)
+class Correcting:
+    """The players name what stands on squares; `cells` are those the camera disagrees with or cannot read."""
+
+    cells: tuple[int, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class Problem:
+    """Something the players asked for cannot be done (a rule, nothing to take back, a record not saved)."""
+
+    error: Exception
+
+
+@dataclass(frozen=True, slots=True)
+class DiskFull:
+    """The memory card is full: the last action was not saved, and play waits."""
+
+
+@dataclass(frozen=True, slots=True)
+class CameraLost:
+    """The camera stopped sending pictures; the game is kept while it is started again."""
+
+
+@dataclass(frozen=True, slots=True)
+class Resuming:
+    """The game was rebuilt from its record after a restart: the players confirm before play goes on."""
+
+    started: datetime
+
+
+@dataclass(frozen=True, slots=True)
+class Edge:
+    """Unreadable squares at the board's edge, refused again and again as an arm reaching in: is anything there?"""
+
+    cells: tuple[int, ...]
+
+
+# The tracker's questions about the board (it cannot be explained, read, or is read more than one way, or
+# went back) are moments themselves.
+BoardQuestion = Mismatch | Unclear | Ambiguous | Takeback
+Moment = BoardQuestion | Correcting | Problem | DiskFull | CameraLost | Resuming | Edge
+# Moments during which a reading is kept but not reconciled: the game is not ready for it.
+_PAUSED = (Problem, DiskFull, Resuming)
+# Moments the players leave by closing them; the board questions end when the board is explained.
+_CLOSED_BY_PLAYERS = (Problem, DiskFull, CameraLost, Resuming, Edge)
+
+
+class Notice(enum.Enum):
+    """What the players see before play goes on, after an action."""
+
+    RESULT = "result"  # a conflict was decided: until the players or the camera see its pieces off
+    END_OF_TURN = "end of turn"  # monument points, or the end is near: until the next move
 
 
 class Sight(Protocol):
@@ -104,8 +150,8 @@ class Controller:
     ui: UiState = field(default_factory=UiState)
     moment: Moment | None = None
     events: tuple[Event, ...] = ()
-    asking: str | None = None  # "swap" or "scores", opened from the turn screen
-    notice: str | None = None  # "result" after a conflict, until the players or the camera move on
+    asking: Asking | None = None  # a prompt the players opened from the turn screen or the menu
+    notice: Notice | None = None
     reading: BoardReading | None = None  # the last usable reading, re-examined after each decision
     looking: str = ""  # a word for the status line while the camera waits for a clear view
     corrections: dict[int, CellClass] = field(default_factory=dict)  # named by the players, until a hand moves
@@ -120,6 +166,14 @@ class Controller:
 
     def __post_init__(self) -> None:
         self.tracker = Tracker.start(self.game.state)
+
+    @classmethod
+    def resume(cls, game: Game, record: GameRecord, started: datetime) -> Controller:
+        """The controller of a game rebuilt from its record after a restart: the players confirm it, and
+        the pieces they still had to lift when the power went are asked for again."""
+        controller = cls(game, record, moment=Resuming(started))
+        controller.tracker = Tracker.resume(game)
+        return controller
 
     @property
     def state(self) -> GameState:
@@ -145,10 +199,12 @@ class Controller:
         self.looking = ""
         self._edge = ((), 0)
         self.excused = frozenset(c for c in self.excused if c in reading.low_confidence)
-        if self.moment is not None and self.moment.kind in ("disk_full", "error", "resuming"):
+        if isinstance(self.moment, _PAUSED):
             self.reading = reading
             return None
-        return self._reconcile(reading)
+        outcome = self._reconcile(reading)
+        self._tidy()
+        return outcome
 
     def _edge_refused(self, reading: BoardReading) -> None:
         patch = reading.low_confidence
@@ -156,7 +212,7 @@ class Controller:
         self._edge = (patch, seen + 1 if patch == last else 1)
         self.looking = reading.message or reading.status.value
         if self._edge[1] >= EDGE_PATIENCE and self.moment is None:
-            self.moment, self.ui = Moment("edge", cells=patch), UiState()
+            self.moment, self.ui = Edge(patch), UiState()
 
     def brief(self, sight: Sight) -> None:
         """Tell the observer what the game knows of the board: where tall pieces stand, which
@@ -168,6 +224,15 @@ class Controller:
         """A hand went over the board: what the players said about unreadable squares may be stale."""
         self.corrections.clear()
 
+    def camera_lost(self) -> None:
+        """The camera stopped sending pictures: say so until it is back."""
+        self.moment = CameraLost()
+
+    def camera_back(self) -> None:
+        """Pictures again: play goes on (the next still board is read afresh)."""
+        if isinstance(self.moment, CameraLost):
+            self.moment = None
+
     def _reconcile(self, reading: BoardReading, *, takeback: bool = True) -> Outcome:
         tracker = self.tracker
         raw, reading = reading, self._corrected(reading)
@@ -176,7 +241,7 @@ class Controller:
         if isinstance(outcome, Unclear):
             self.looking = outcome.message
             if outcome.ask:
-                self.moment = Moment("unclear", outcome)
+                self.moment = outcome
                 self.reading = raw
             return outcome
         self.reading = raw
@@ -186,10 +251,8 @@ class Controller:
         elif isinstance(outcome, Explained):
             self._clear_board_moment()
             self._play_seen(outcome.actions, reading)
-        elif isinstance(outcome, Ambiguous | Mismatch):
-            self.moment = Moment("ambiguous" if isinstance(outcome, Ambiguous) else "mismatch", outcome)
-        elif isinstance(outcome, Takeback):
-            self.moment = Moment("takeback", outcome)
+        elif isinstance(outcome, Ambiguous | Mismatch | Takeback):
+            self.moment = outcome
         return outcome
 
     def _corrected(self, reading: BoardReading) -> BoardReading:
@@ -205,7 +268,7 @@ class Controller:
         return replace(reading, cells=tuple(cells), low_confidence=tuple(sorted(unsure - set(self.corrections))))
 
     def _clear_board_moment(self) -> None:
-        if self.moment is not None and self.moment.kind in ("mismatch", "unclear", "ambiguous", "takeback"):
+        if isinstance(self.moment, BoardQuestion):
             self.moment = None
             self.ui = UiState()
 
@@ -251,14 +314,15 @@ class Controller:
         elif verb is Verb.TAP and isinstance(value, int):
             self.ui = replace(self.ui, pick=value) if self.moment is not None else self.ui
         elif verb is Verb.MENU:
-            self.asking = "menu" if self.asking is None else None
+            self.asking = Asking.MENU if self.asking is None else None
+        self._tidy()
 
     def decide(self, text: str) -> None:
         """An action the camera cannot see: swap, pass, support, war order, monument, treasure."""
         try:
             action = Action.parse(text)
         except ValueError as error:
-            self.moment = Moment("error", error=IllegalAction("unreadable", str(error)))
+            self.moment = Problem(IllegalAction("unreadable", str(error)))
             return
         events = self._apply(action, None)
         if events is None:
@@ -273,42 +337,42 @@ class Controller:
     def take_back(self) -> None:
         """Undo the last action, or as many as the board was seen to go back by."""
         moment = self.moment
-        steps = moment.outcome.steps if moment is not None and isinstance(moment.outcome, Takeback) else 1
+        steps = moment.steps if isinstance(moment, Takeback) else 1
         for _ in range(steps):
             try:
                 self.record.undo(self.game)
             except CompanionError as error:  # nothing to take back
-                self.moment = Moment("error", error=error)
+                self.moment = Problem(error)
                 return
             except OSError as error:
                 self.moment = _saving_failed(error)
                 return
             if self._earlier:
                 self._earlier.pop()
-        if moment is not None and moment.kind == "takeback" and self.reading is not None:
+        if isinstance(moment, Takeback) and self.reading is not None:
             self.tracker.commit(self.state, self.reading)  # the players already put the board back
         self.moment = None
         self.events, self.notice, self.asking = (), None, None
         self.ui = UiState()
 
     def _navigate(self, where: str) -> None:
-        if where in ("swap", "scores", "menu"):
-            self.asking = where
+        if where in _ASKED:
+            self.asking = _ASKED[where]
         elif where == "manual":
             self.asking, self.hand_tally = None, HandTally.of([p.name for p in self.state.players])
         elif where == "new":
             self.new_game = True
         elif where == "correct":
-            self.asking, self.moment, self.ui = None, Moment("correct", cells=self._disagreeing()), UiState()
+            self.asking, self.moment, self.ui = None, Correcting(self._disagreeing()), UiState()
         elif where == "forward" and self.reading is not None:  # not a takeback: a new move that looks like one
             self.moment, self.ui = None, UiState()
             self._reconcile(self.reading, takeback=False)
-        elif where == "nothing" and self.moment is not None and self.moment.kind == "edge":
+        elif where == "nothing" and isinstance(self.moment, Edge):
             # The players see nothing over those squares: the camera reads through them from now on.
             self.excused |= frozenset(self.moment.cells)
             self.moment, self.ui, self._edge = None, UiState(), ((), 0)
         elif where in ("close", "done", "retry", "recheck", "back"):
-            if self.moment is not None and self.moment.kind in ("error", "resuming", "disk_full", "camera", "edge"):
+            if isinstance(self.moment, _CLOSED_BY_PLAYERS):
                 self.moment, self._edge = None, ((), 0)
             if where in ("done", "close"):
                 self.notice = None
@@ -318,8 +382,8 @@ class Controller:
                 self._reconcile(self.reading)
 
     def _choose(self, what: str, which: str) -> None:
-        if what == "explain" and self.moment is not None and isinstance(self.moment.outcome, Ambiguous):
-            options = self.moment.outcome.options
+        if what == "explain" and isinstance(self.moment, Ambiguous):
+            options = self.moment.options
             if which.isdigit() and int(which) < len(options) and self.reading is not None:
                 self.moment = None
                 self._play_seen(options[int(which)], self._corrected(self.reading))
@@ -334,7 +398,7 @@ class Controller:
             cell = parse_cell(name)
             cls = CellClass(piece)
         except ValueError as error:
-            self.moment = Moment("error", error=IllegalAction("unreadable", str(error)))
+            self.moment = Problem(IllegalAction("unreadable", str(error)))
             return
         if reading is None:
             return
@@ -365,7 +429,7 @@ class Controller:
         try:
             return self.record.apply(self.game, action, reading)
         except IllegalAction as error:
-            self.moment = Moment("error", error=error)
+            self.moment = Problem(error)
         except OSError as error:
             self.moment = _saving_failed(error)
         return None
@@ -374,16 +438,23 @@ class Controller:
         self.events = tuple(events)
         self.ui = UiState()
         if any(e.kind in _RESULTS for e in events):
-            self.notice = "result"
+            self.notice = Notice.RESULT
         elif any(e.kind is EventKind.BAG_LOW or (e.kind is EventKind.SCORED and e.page == P_MONUMENT)
                  for e in events):
-            self.notice = "end_of_turn"  # monument points, or the end is near: worth a moment
-        elif self.notice == "end_of_turn" or (self.notice == "result" and not self.owed):
+            self.notice = Notice.END_OF_TURN  # monument points, or the end is near: worth a moment
+        elif self.notice is Notice.END_OF_TURN or (self.notice is Notice.RESULT and not self.owed):
+            self.notice = None
+
+    def _tidy(self) -> None:
+        """A result stays up until its pieces are off the board: the camera saw them go."""
+        if (self.notice is Notice.RESULT and self.asking is None and self.moment is None
+                and self.state.pending.kind is PendingKind.ACTION and not self.owed):
             self.notice = None
 
     # --- what the players see ---------------------------------------------------------------------
 
     def screen(self) -> Screen:
+        """What the players see now (changes nothing)."""
         if self.hand_tally is not None:
             return self.hand_tally.screen()
         state = self.state
@@ -391,87 +462,48 @@ class Controller:
         if moment is not None:
             return self._moment_screen(moment)
         view = screens.TableView(state, self.game.config, self.ui, self.events, self.asking)
-        if self.asking is None and self.notice == "result" and state.pending.kind is PendingKind.ACTION:
-            if self.owed:
+        if self.asking is None and state.pending.kind is PendingKind.ACTION:
+            if self.notice is Notice.RESULT and self.owed:
                 return screens.result(view)
-            self.notice = None
-        if self.asking is None and self.notice == "end_of_turn" and state.pending.kind is PendingKind.ACTION:
-            return screens.end_of_turn(view)
+            if self.notice is Notice.END_OF_TURN:
+                return screens.end_of_turn(view)
         owed = self.owed
         if self.asking is None and owed and state.pending.kind in (PendingKind.ACTION, PendingKind.GAME_OVER):
-            return self._on_board(messages.message(
-                "Put the board right", *(f"Please {o}." for o in owed),
-                "The camera checks it: play goes on when it is done.",
-                tone=Tone.WARNING, name="owed", ui=self.ui,
-                buttons=(Button("Done — look again", UiCommand.nav("recheck"), primary=True),)),
-                MarkKind.REMOVE, [o.cell for o in owed])
-        return self._camera_note(screens.for_state(view))
-
-    def _camera_note(self, screen: Screen) -> Screen:
-        """While the camera waits for a clear view, the players see why."""
-        if not self.looking:
-            return screen
-        return replace(screen, lines=(*screen.lines, f"Camera: {self.looking}."))
-
-    def _on_board(self, screen: Screen, kind: MarkKind, cells: Sequence[int]) -> Screen:
-        """A message with the board picture beside it and the squares concerned marked."""
-        return replace(screen, status=screens.status(self.state), board=board_view(self.state, marks(kind, cells)))
+            return messages.owed(state, [(o.cell, str(o)) for o in owed], self.ui)
+        return messages.camera_note(screens.for_state(view), self.looking)
 
     def _moment_screen(self, moment: Moment) -> Screen:
-        state = self.state
-        outcome = moment.outcome
-        if moment.kind == "disk_full":
+        state, ui = self.state, self.ui
+        if isinstance(moment, DiskFull):
             return messages.disk_full()
-        if moment.kind == "camera":
+        if isinstance(moment, CameraLost):
             return messages.camera_lost()
-        if moment.kind == "edge":
-            names = ", ".join(cell_name(c) for c in moment.cells)
-            return self._on_board(messages.message(
-                "Anything over the edge of the board?",
-                f"The camera cannot read {names} and waits, in case a hand or an arm is over them.",
-                "If nothing is there, say so: those squares are then asked about, never guessed.",
-                tone=Tone.WARNING, name="edge", ui=self.ui,
-                buttons=(Button("Nothing there — read the board", UiCommand.nav("nothing"), primary=True),
-                         Button("Look again", UiCommand.nav("recheck")))),
-                MarkKind.DIFFERS, moment.cells)
-        if moment.kind == "error" and moment.error is not None:
+        if isinstance(moment, Edge):
+            return messages.edge(state, moment.cells, ui)
+        if isinstance(moment, Problem):
             return messages.error(moment.error)
-        if moment.kind == "correct":
+        if isinstance(moment, Correcting):
             start = moment.cells[0] if moment.cells else CENTRE
-            return messages.correct(state, start if self.ui.pick is None else self.ui.pick, moment.cells, self.ui)
-        if moment.kind == "resuming" and moment.started is not None:
+            return messages.correct(state, start if ui.pick is None else ui.pick, moment.cells, ui)
+        if isinstance(moment, Resuming):
             return messages.resuming(moment.started, len(self.game.actions))
-        if isinstance(outcome, Mismatch):
-            rule = IllegalAction("board", outcome.rule, outcome.page) if outcome.rule else None
-            return messages.mismatch(state, outcome.cells, rule, self.ui)
-        if isinstance(outcome, Unclear):
-            if self.ui.pick is not None or len(outcome.cells) <= FEW_SQUARES:
-                return messages.mismatch(state, outcome.cells, None, self.ui)
-            # Too many to correct one by one: most likely the light or something over the board.
-            return self._on_board(messages.message(
-                f"The camera cannot read {len(outcome.cells)} squares",
-                "Is the light right, and nothing over the board or casting a shadow on it?",
-                tone=Tone.WARNING, name="unreadable", ui=self.ui,
-                buttons=(Button("Look again", UiCommand.nav("recheck"), primary=True),
-                         Button("Correct them one by one", UiCommand.pick(outcome.cells[0])))),
-                MarkKind.DIFFERS, outcome.cells)
-        if isinstance(outcome, Ambiguous):
-            buttons = tuple(Button(" then ".join(str(a) for a in option), UiCommand.choose("explain", i))
-                            for i, option in enumerate(outcome.options))
-            return self._on_board(messages.message(
-                "What happened?", "The board can be read more than one way: say which is right.",
-                buttons=buttons, tone=Tone.PROMPT, name="ambiguous", ui=self.ui), MarkKind.DIFFERS, outcome.cells)
-        if isinstance(outcome, Takeback):
-            undone = ", ".join(str(a) for a in self.game.actions[-outcome.steps:])
-            return self._on_board(messages.message(
-                "Take it back?", f"The board is back as it was before: {undone}.", tone=Tone.PROMPT,
-                name="takeback", ui=self.ui, buttons=(Button("Take it back", UiCommand(Verb.UNDO), primary=True),
-                                          Button("No — it is a new move", UiCommand.nav("forward")))),
-                MarkKind.DIFFERS, ())
-        return messages.message("Please wait")
+        if isinstance(moment, Mismatch):
+            rule = IllegalAction("board", moment.rule, moment.page) if moment.rule else None
+            return messages.mismatch(state, moment.cells, rule, ui)
+        if isinstance(moment, Unclear):
+            if ui.pick is not None or len(moment.cells) <= FEW_SQUARES:
+                return messages.mismatch(state, moment.cells, None, ui)
+            return messages.unreadable(state, moment.cells, ui)  # most likely the light, or something over it
+        if isinstance(moment, Ambiguous):
+            options = [" then ".join(str(a) for a in option) for option in moment.options]
+            return messages.ambiguous(state, options, moment.cells, ui)
+        return messages.takeback(state, [str(a) for a in self.game.actions[-moment.steps:]], ui)
+
+
+_ASKED = {asking.value: asking for asking in Asking}  # the NAV words that open a prompt
 
 
 def _saving_failed(error: OSError) -> Moment:
     if error.errno == errno.ENOSPC:
-        return Moment("disk_full", error=error)
-    return Moment("error", error=error)
+        return DiskFull()
+    return Problem(error)

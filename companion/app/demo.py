@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol
 
-from companion.app.controller import Controller, Sight
+from companion.app.controller import Controller, Edge, Problem, Resuming, Sight
 from companion.app.table import Table
 from companion.rules import Action, BuildMonument, CompanionError, Game, PlayerScore, cell_name, final_scores, replay
 from companion.tracker import Ambiguous, Look, Mismatch, Unclear
@@ -151,9 +151,8 @@ def answer(table: Table, controller: Controller) -> bool:
     moment = controller.moment
     if moment is None:
         return True
-    outcome = moment.outcome
-    if isinstance(outcome, Ambiguous):
-        for index, option in enumerate(outcome.options):  # the players know what they did
+    if isinstance(moment, Ambiguous):
+        for index, option in enumerate(moment.options):  # the players know what they did
             game = Game.from_state(controller.game.config, controller.state)
             for action in option:
                 game.apply(action)
@@ -161,8 +160,8 @@ def answer(table: Table, controller: Controller) -> bool:
                 controller.handle(UiCommand.choose("explain", index))
                 return True
         return False
-    if isinstance(outcome, Mismatch | Unclear) and controller.reading is not None:
-        cells = outcome.cells
+    if isinstance(moment, Mismatch | Unclear) and controller.reading is not None:
+        cells = moment.cells
         wrong = [c for c in cells if not table.board[c].fits(controller.reading.cells[c])]
         if not wrong:
             return False  # the board is right and the companion cannot explain it
@@ -170,11 +169,11 @@ def answer(table: Table, controller: Controller) -> bool:
             controller.handle(UiCommand.pick(cell))
             controller.handle(UiCommand.choose("correct", f"{cell_name(cell)} {table.board[cell].cls.value}"))
         return True
-    if moment.kind == "edge":  # the simulated players never leave a hand on the board
+    if isinstance(moment, Edge):  # the simulated players never leave a hand on the board
         controller.handle(UiCommand.nav("nothing"))
         return True
     controller.handle(UiCommand.nav("close"))
-    return moment.kind in ("error", "resuming")
+    return isinstance(moment, Problem | Resuming)
 
 
 # --- one game -------------------------------------------------------------------------------------
@@ -221,7 +220,7 @@ def _settle(table: Table, controller: Controller, eyes: Eyes, screens_: Screens,
     helped = False
     for _ in range(30):
         if controller.moment is not None:
-            stats.prompts[controller.moment.kind] += 1
+            stats.prompts[type(controller.moment).__name__.lower()] += 1
             helped = True
             if not answer(table, controller):
                 raise DemoError(f"the players cannot answer the {controller.screen().name!r} screen "

@@ -22,10 +22,10 @@ from typing import Any, Protocol
 
 from companion.app import journal
 from companion.app.config import Config, load
-from companion.app.controller import Controller, Moment
+from companion.app.controller import Controller
 from companion.app.hand_tally import HandTally
 from companion.rules import CompanionError, Game
-from companion.tracker import Tracker, expected_cells
+from companion.tracker import expected_cells
 from companion.ui import messages, wizard
 from companion.ui.commands import UiCommand, Verb
 from companion.ui.model import Screen, UiState
@@ -130,9 +130,7 @@ def resume_or_setup(records: Path, board: str = "standard") -> Controller | Setu
         return Setup(records, board)
     for warning in resumed.warnings:
         log.warning("%s", warning)
-    controller = Controller(resumed.game, resumed.journal)
-    controller.tracker = Tracker.resume(resumed.game)  # pieces the players still had to lift are asked for again
-    controller.moment = Moment("resuming", started=resumed.started)
+    controller = Controller.resume(resumed.game, resumed.journal, resumed.started)
     log.info("%s", resumed.message)
     return controller
 
@@ -199,14 +197,13 @@ class Loop:
             self._camera_ok = False
             self._retry_at = time.monotonic() + self.camera_retry
             if isinstance(self.phase, Controller):
-                self.phase.moment = Moment("camera", error=error)
+                self.phase.camera_lost()
             return
         if not self._camera_ok:
             log.info("camera: pictures again")
             self._camera_ok, self._read_next_still = True, True
-            if isinstance(self.phase, Controller) and self.phase.moment is not None \
-                    and self.phase.moment.kind == "camera":
-                self.phase.moment = None
+            if isinstance(self.phase, Controller):
+                self.phase.camera_back()
         if not still:
             self._read_next_still = True
             if isinstance(self.phase, Controller):

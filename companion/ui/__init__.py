@@ -37,7 +37,9 @@ Screens (each a pure function returning a `Screen`):
 - `wizard`: `SetupDraft` + `setup` (players, dynasty per seat, board side, scores, camera check),
   `ManualTally` + `manual_tally` (drafts the controller keeps; `draft.apply(command)`).
 - `messages`: `mismatch` (squares that differ, the rule broken, put it right / correct a misread /
-  take back), `correct`, `message`, `resuming`, `disk_full`, `camera_lost`, `error`.
+  take back), `correct`, `owed` (pieces still to lift), `edge`, `unreadable`, `ambiguous`, `takeback`,
+  `camera_note`, `message`, `resuming`, `disk_full`, `camera_lost`, `error`. Every word the players read
+  is written here or in `screens` and `wizard`, never in the controller.
 
 `python -m companion.ui.gallery OUTDIR` saves every screen at 800×480 and 720×1280;
 `python -m companion.ui.gallery --show [--size 720x1280] [--rotation 90]` browses them on the display

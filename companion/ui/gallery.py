@@ -20,7 +20,7 @@ from companion.rules import Conflict, Event, EventKind, Game, IllegalAction, Pen
 from . import messages, screens, wizard
 from .commands import UiCommand
 from .model import Screen, UiState
-from .screens import TableView
+from .screens import Asking, TableView
 
 SIZES = (LANDSCAPE, PORTRAIT)
 
@@ -78,7 +78,7 @@ def gallery() -> tuple[Screen, ...]:
     war_won = play_until(lambda game, events: any(e.kind is EventKind.CONFLICT_WON and e.page == 9 for e in events))
     found = [
         screens.turn(view(mid, differ=(parse_cell("H6"),))),
-        screens.swap(view(mid, asking="swap", ui=UiState(entry=3))),
+        screens.swap(view(mid, asking=Asking.SWAP, ui=UiState(entry=3))),
         screens.support(view(revolt, ui=UiState(entry=2))),
         screens.support(view(war, ui=UiState(entry=1))),
         screens.result(view(war_won)),
@@ -87,8 +87,8 @@ def gallery() -> tuple[Screen, ...]:
         screens.monument(TableView(two_tall_squares().state, two_tall_squares().config)),
         screens.treasure(view(play_until(pending(PendingKind.TREASURE)))),
         screens.end_of_turn(view(play_until(happened(EventKind.BAG_LOW)))),
-        screens.scores(view(mid, asking="scores", ui=UiState(peek=1))),
-        screens.for_state(view(mid, asking="menu")),
+        screens.scores(view(mid, asking=Asking.SCORES, ui=UiState(peek=1))),
+        screens.for_state(view(mid, asking=Asking.MENU)),
         screens.for_state(view(play_until(pending(PendingKind.GAME_OVER)))),
     ]
     draft = wizard.SetupDraft()

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import replace
 from datetime import datetime
 
 from companion.rules import GameState, IllegalAction, cell_name
@@ -11,6 +12,7 @@ from vision.reading import CellClass
 from .board import board_view, marks, snap_taps
 from .commands import UNDO, UiCommand
 from .model import LEADER_WORDS, NO_UI, TILE_WORDS, Button, Help, MarkKind, Screen, Tone, UiState
+from .screens import status
 
 OK = UiCommand.nav("close")
 
@@ -91,6 +93,69 @@ def message(title: str, *lines: str, tone: Tone = Tone.INFO, buttons: Sequence[B
     focus = ui.focus % len(buttons) if ui.focus is not None else 0
     return Screen(name=name, title=title, lines=lines, buttons=buttons, focus=focus, tone=tone, help=help_,
                   back=OK)
+
+
+def _on_board(state: GameState, screen: Screen, kind: MarkKind, cells: Sequence[int]) -> Screen:
+    """A message with the board picture beside it and the squares concerned marked."""
+    return replace(screen, status=status(state), board=board_view(state, marks(kind, cells)))
+
+
+def owed(state: GameState, chores: Sequence[tuple[int, str]], ui: UiState = NO_UI) -> Screen:
+    """Pieces the rules sent off (or turned) are still on the table: `chores` are (square, what to do)."""
+    return _on_board(state, message(
+        "Put the board right", *(f"Please {chore}." for _, chore in chores),
+        "The camera checks it: play goes on when it is done.",
+        tone=Tone.WARNING, name="owed", ui=ui,
+        buttons=(Button("Done — look again", UiCommand.nav("recheck"), primary=True),)),
+        MarkKind.REMOVE, [cell for cell, _ in chores])
+
+
+def edge(state: GameState, cells: Sequence[int], ui: UiState = NO_UI) -> Screen:
+    """Squares at the edge the camera keeps taking for an arm reaching in: is anything there?"""
+    names = ", ".join(cell_name(c) for c in cells)
+    return _on_board(state, message(
+        "Anything over the edge of the board?",
+        f"The camera cannot read {names} and waits, in case a hand or an arm is over them.",
+        "If nothing is there, say so: those squares are then asked about, never guessed.",
+        tone=Tone.WARNING, name="edge", ui=ui,
+        buttons=(Button("Nothing there — read the board", UiCommand.nav("nothing"), primary=True),
+                 Button("Look again", UiCommand.nav("recheck")))),
+        MarkKind.DIFFERS, cells)
+
+
+def unreadable(state: GameState, cells: Sequence[int], ui: UiState = NO_UI) -> Screen:
+    """Too many squares to correct one by one: most likely the light, or something over the board."""
+    return _on_board(state, message(
+        f"The camera cannot read {len(cells)} squares",
+        "Is the light right, and nothing over the board or casting a shadow on it?",
+        tone=Tone.WARNING, name="unreadable", ui=ui,
+        buttons=(Button("Look again", UiCommand.nav("recheck"), primary=True),
+                 Button("Correct them one by one", UiCommand.pick(cells[0])))),
+        MarkKind.DIFFERS, cells)
+
+
+def ambiguous(state: GameState, options: Sequence[str], cells: Sequence[int], ui: UiState = NO_UI) -> Screen:
+    """The board can be read more than one way: the players say which `options` happened."""
+    buttons = tuple(Button(option, UiCommand.choose("explain", i)) for i, option in enumerate(options))
+    return _on_board(state, message(
+        "What happened?", "The board can be read more than one way: say which is right.",
+        buttons=buttons, tone=Tone.PROMPT, name="ambiguous", ui=ui), MarkKind.DIFFERS, cells)
+
+
+def takeback(state: GameState, undone: Sequence[str], ui: UiState = NO_UI) -> Screen:
+    """The board is back as it was before the `undone` actions: take them back, or is it a new move?"""
+    return _on_board(state, message(
+        "Take it back?", f"The board is back as it was before: {', '.join(undone)}.", tone=Tone.PROMPT,
+        name="takeback", ui=ui, buttons=(Button("Take it back", UNDO, primary=True),
+                                         Button("No — it is a new move", UiCommand.nav("forward")))),
+        MarkKind.DIFFERS, ())
+
+
+def camera_note(screen: Screen, looking: str) -> Screen:
+    """While the camera waits for a clear view, the players see why."""
+    if not looking:
+        return screen
+    return replace(screen, lines=(*screen.lines, f"Camera: {looking}."))
 
 
 def resuming(started: datetime, actions: int) -> Screen:

@@ -6,6 +6,7 @@ controller for its own moments (set-up, results, mismatches, messages). No pygam
 
 from __future__ import annotations
 
+import enum
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
@@ -63,6 +64,14 @@ TURN_TIPS = (
 )
 
 
+class Asking(enum.Enum):
+    """A prompt the players opened from the turn screen or the menu (its value is the NAV word that opens it)."""
+
+    SWAP = "swap"
+    SCORES = "scores"
+    MENU = "menu"
+
+
 @dataclass(frozen=True, slots=True)
 class TableView:
     """What the controller shows: the game, the screen's own little state, and what just happened."""
@@ -71,7 +80,7 @@ class TableView:
     config: GameConfig
     ui: UiState = NO_UI
     events: tuple[Event, ...] = ()  # from the last applied action(s): results to show
-    asking: str | None = None  # a prompt the players opened: "swap", "scores" or "menu"
+    asking: Asking | None = None  # a prompt the players opened
     differ: tuple[int, ...] = ()  # squares where the camera sees something else than the game
 
 
@@ -82,11 +91,11 @@ def picture(view: TableView, own: Iterable[Mark] = (), *, tappable: bool = False
 
 def for_state(view: TableView) -> Screen:
     """The screen for the pending decision (or the prompt the players opened)."""
-    if view.asking == "swap":
+    if view.asking is Asking.SWAP:
         return swap(view)
-    if view.asking == "scores":
+    if view.asking is Asking.SCORES:
         return scores(view)
-    if view.asking == "menu":
+    if view.asking is Asking.MENU:
         return menu(view)
     kind = view.state.pending.kind
     if kind is PendingKind.SUPPORT:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import errno
 from collections.abc import Mapping
 
-from companion.app.controller import Controller
+from companion.app.controller import Controller, Edge
 from companion.app.table import reading_of
 from companion.rules import Action, Event, Game, PendingKind, parse_cell, position
 from companion.rules.pieces import BLACK, GREEN, RED
@@ -356,7 +356,7 @@ def test_a_patch_at_the_edge_the_camera_takes_for_an_arm_is_asked_about_and_excu
         controller.on_reading(refused)
         assert controller.moment is None and controller.looking  # a hand may just be passing: wait
     controller.on_reading(refused)
-    assert controller.moment is not None and controller.moment.kind == "edge"
+    assert isinstance(controller.moment, Edge)
     screen = controller.screen()
     assert screen.name == "edge" and "A10, A11, B11" in " ".join(screen.lines)
     controller.handle(UiCommand.nav("recheck"))  # "look again": the players see a hand, or move it away
@@ -371,3 +371,22 @@ def test_a_patch_at_the_edge_the_camera_takes_for_an_arm_is_asked_about_and_excu
     assert controller.excused == frozenset(patch[:1])  # read clearly again: no longer excused
     controller.on_reading(board_after())
     assert controller.excused == frozenset() and controller.game.actions == ()
+
+
+def test_showing_the_screen_changes_nothing() -> None:
+    controller = Controller(kingdoms())
+    controller.on_reading(board_after("leader red H8"))
+    controller.handle(UiCommand.action("support 1"))
+    controller.handle(UiCommand.action("support 0"))
+    controller.on_reading(board_after("leader red H8", changes={"J7": CellClass.EMPTY_LAND}))  # the loser lifted
+    before = (controller.moment, controller.notice, controller.asking, controller.ui, controller.events)
+    assert controller.screen() == controller.screen()
+    assert (controller.moment, controller.notice, controller.asking, controller.ui, controller.events) == before
+
+
+def test_the_main_loop_tells_the_controller_of_the_camera() -> None:
+    controller = Controller(kingdoms())
+    controller.camera_lost()
+    assert controller.screen().name == "camera_lost"
+    controller.camera_back()
+    assert controller.moment is None and controller.screen().name == "turn"

@@ -27,7 +27,7 @@ from companion.ui import messages, screens
 from companion.ui.commands import UNDO, Key, UiCommand, Verb
 from companion.ui.gallery import happened, pending, play_until, two_tall_squares
 from companion.ui.model import Button, MarkKind, Screen, Tone, UiState
-from companion.ui.screens import TableView
+from companion.ui.screens import Asking, TableView
 from vision.reading import CellClass
 
 
@@ -83,7 +83,7 @@ def test_up_and_down_move_the_focus_and_ok_presses_the_focused_button(mid) -> No
 
 def test_swap_asks_how_many_tiles_in_table_mode() -> None:
     game = Game.new(3, hidden_hands=True)
-    swap = screens.for_state(TableView(game.state, game.config, asking="swap"))
+    swap = screens.for_state(TableView(game.state, game.config, asking=Asking.SWAP))
     assert swap.name == "swap" and swap.stepper is not None
     assert (swap.stepper.minimum, swap.stepper.maximum, swap.stepper.value) == (1, 6, 1)
     assert swap.resolve(UiCommand.key(Key.UP)) == UiCommand.entry(2)
@@ -199,7 +199,7 @@ def test_end_of_turn_warns_when_the_bag_runs_low() -> None:
 
 def test_hidden_scores_show_only_the_seat_that_peeks(mid) -> None:  # type: ignore[no-untyped-def]
     game, _ = mid
-    screen = screens.for_state(view(mid, asking="scores", ui=UiState(peek=1)))
+    screen = screens.for_state(view(mid, asking=Asking.SCORES, ui=UiState(peek=1)))
     assert screen.table is not None
     shown = [row[1] != "hidden" for row in screen.table.rows]
     assert shown == [seat == 1 for seat in range(len(game.state.players))]
@@ -292,7 +292,7 @@ def test_squares_the_camera_disagrees_with_are_marked_on_game_screens(mid) -> No
 
 
 def test_menu_offers_scores_undo_corrections_and_a_hand_tally(mid) -> None:  # type: ignore[no-untyped-def]
-    screen = screens.for_state(view(mid, asking="menu"))
+    screen = screens.for_state(view(mid, asking=Asking.MENU))
     commands = [b.command for b in screen.buttons]
     assert screen.name == "menu"
     for wanted in (UiCommand.nav("scores"), UNDO, UiCommand.nav("correct"), UiCommand.nav("manual"),
@@ -303,7 +303,7 @@ def test_menu_offers_scores_undo_corrections_and_a_hand_tally(mid) -> None:  # t
 
 
 def test_a_seat_held_on_the_ok_button_peeks_until_released(mid) -> None:  # type: ignore[no-untyped-def]
-    screen = screens.scores(view(mid, asking="scores", ui=UiState(focus=2)))
+    screen = screens.scores(view(mid, asking=Asking.SCORES, ui=UiState(focus=2)))
     assert screen.resolve(UiCommand.key(Key.OK, long=True)) == UiCommand.peek(2)
     assert screen.resolve(UiCommand(Verb.RELEASE, Key.OK)) == UiCommand.peek(None)
     assert screens.turn(view(mid)).resolve(UiCommand(Verb.RELEASE, Key.OK)) is None
