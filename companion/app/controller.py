@@ -7,7 +7,6 @@ screen the players see. Everything arrives on the main loop; nothing here waits 
 
 from __future__ import annotations
 
-import enum
 import errno
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
@@ -19,14 +18,12 @@ from companion.rules import (
     Action,
     CompanionError,
     Event,
-    EventKind,
     Game,
     GameState,
     IllegalAction,
     PendingKind,
     parse_cell,
 )
-from companion.rules.engine import P_MONUMENT
 from companion.tracker import (
     Ambiguous,
     Explained,
@@ -44,7 +41,7 @@ from companion.tracker import (
 from companion.ui import messages, screens
 from companion.ui.commands import UiCommand, Verb
 from companion.ui.model import Screen, UiState
-from companion.ui.screens import Asking
+from companion.ui.screens import Asking, Notice, Result
 from vision.reading import BoardReading, CellClass, CellReading, ReadStatus
 
 
@@ -70,8 +67,6 @@ class MemoryRecord:
 CENTRE = parse_cell("H6")
 FEW_SQUARES = 6  # unreadable squares the players are asked to name one by one; more, and the light is asked about
 EDGE_PATIENCE = 3  # still looks refused for the same patch at the edge before the players are asked about it
-# Events after which the players see the result before going on.
-_RESULTS = frozenset({EventKind.CONFLICT_WON, EventKind.PIECES_REMOVED, EventKind.LEADER_EXILED})
 _CAMERA_TROUBLE = frozenset({ReadStatus.NO_BOARD, ReadStatus.BOARD_MOVED, ReadStatus.BAD_FRAME,
                              ReadStatus.NOT_CALIBRATED})
 
@@ -127,13 +122,6 @@ _PAUSED = (Problem, DiskFull, Resuming)
 _CLOSED_BY_PLAYERS = (Problem, DiskFull, CameraLost, Resuming, Edge)
 
 
-class Notice(enum.Enum):
-    """What the players see before play goes on, after an action."""
-
-    RESULT = "result"  # a conflict was decided: until the players or the camera see its pieces off
-    END_OF_TURN = "end of turn"  # monument points, or the end is near: until the next move
-
-
 class Sight(Protocol):
     """What the companion tells the observer behind the camera as the game goes on."""
 
@@ -151,7 +139,9 @@ class Controller:
     moment: Moment | None = None
     events: tuple[Event, ...] = ()
     asking: Asking | None = None  # a prompt the players opened from the turn screen or the menu
-    notice: Notice | None = None
+    # Results and ends of turn still to show, oldest first. A result stays until the players are done
+    # with it or the camera saw its pieces leave; an end of turn until the next action.
+    notices: tuple[Notice, ...] = ()
     reading: BoardReading | None = None  # the last usable reading, re-examined after each decision
     looking: str = ""  # a word for the status line while the camera waits for a clear view
     corrections: dict[int, CellClass] = field(default_factory=dict)  # named by the players, until a hand moves
@@ -283,7 +273,8 @@ class Controller:
             events += new
         self.tracker.commit(self.state, reading)
         self._earlier = earlier
-        self._after(events)
+        if earlier:
+            self._after(events, earlier[0])
 
     # --- from the players -------------------------------------------------------------------------
 
@@ -324,13 +315,14 @@ class Controller:
         except ValueError as error:
             self.moment = Problem(IllegalAction("unreadable", str(error)))
             return
+        before = self.state
         events = self._apply(action, None)
         if events is None:
             return
         self.tracker.commit(self.state)  # the table has not changed: what the rules removed is now owed
         self._earlier = []
         self.asking = None
-        self._after(events)
+        self._after(events, before)
         if self.reading is not None:
             self._reconcile(self.reading)  # the rest of a quick double action may now be explained
 
@@ -352,7 +344,7 @@ class Controller:
         if isinstance(moment, Takeback) and self.reading is not None:
             self.tracker.commit(self.state, self.reading)  # the players already put the board back
         self.moment = None
-        self.events, self.notice, self.asking = (), None, None
+        self.events, self.notices, self.asking = (), (), None
         self.ui = UiState()
 
     def _navigate(self, where: str) -> None:
@@ -374,8 +366,8 @@ class Controller:
         elif where in ("close", "done", "retry", "recheck", "back"):
             if isinstance(self.moment, _CLOSED_BY_PLAYERS):
                 self.moment, self._edge = None, ((), 0)
-            if where in ("done", "close"):
-                self.notice = None
+            if where == "done" and self.asking is None and self.moment is None:
+                self.notices = self.notices[1:]  # the players are done with the notice shown
             self.asking = None
             self.ui = UiState()
             if self.reading is not None:  # look at the board again: it may have been put right meanwhile
@@ -434,22 +426,18 @@ class Controller:
             self.moment = _saving_failed(error)
         return None
 
-    def _after(self, events: list[Event]) -> None:
+    def _after(self, events: list[Event], before: GameState) -> None:
+        """What the players must see of `events`, from the action(s) taken in `before`: each conflict
+        decided (the conflict as it stood comes from `before`), then the end of the turn."""
         self.events = tuple(events)
         self.ui = UiState()
-        if any(e.kind in _RESULTS for e in events):
-            self.notice = Notice.RESULT
-        elif any(e.kind is EventKind.BAG_LOW or (e.kind is EventKind.SCORED and e.page == P_MONUMENT)
-                 for e in events):
-            self.notice = Notice.END_OF_TURN  # monument points, or the end is near: worth a moment
-        elif self.notice is Notice.END_OF_TURN or (self.notice is Notice.RESULT and not self.owed):
-            self.notice = None
+        kept = tuple(n for n in self.notices if isinstance(n, Result))  # an end of turn lasts until the next move
+        self.notices = kept + screens.notices_of(events, before, self.game.actions[-1])
 
     def _tidy(self) -> None:
         """A result stays up until its pieces are off the board: the camera saw them go."""
-        if (self.notice is Notice.RESULT and self.asking is None and self.moment is None
-                and self.state.pending.kind is PendingKind.ACTION and not self.owed):
-            self.notice = None
+        owed = {o.cell for o in self.owed}
+        self.notices = tuple(n for n in self.notices if not isinstance(n, Result) or owed & set(n.removed))
 
     # --- what the players see ---------------------------------------------------------------------
 
@@ -462,13 +450,10 @@ class Controller:
         if moment is not None:
             return self._moment_screen(moment)
         view = screens.TableView(state, self.game.config, self.ui, self.events, self.asking)
-        if self.asking is None and state.pending.kind is PendingKind.ACTION:
-            if self.notice is Notice.RESULT and self.owed:
-                return screens.result(view)
-            if self.notice is Notice.END_OF_TURN:
-                return screens.end_of_turn(view)
+        if self.asking is None and self.notices:
+            return screens.notice(view, self.notices[0])
         owed = self.owed
-        if self.asking is None and owed and state.pending.kind in (PendingKind.ACTION, PendingKind.GAME_OVER):
+        if self.asking is None and owed and state.pending.kind is PendingKind.ACTION:
             return messages.owed(state, [(o.cell, str(o)) for o in owed], self.ui)
         return messages.camera_note(screens.for_state(view), self.looking)
 
@@ -501,8 +486,6 @@ class Controller:
 
 
 _ASKED = {asking.value: asking for asking in Asking}  # the NAV words that open a prompt
-
-
 def _saving_failed(error: OSError) -> Moment:
     if error.errno == errno.ENOSPC:
         return DiskFull()

@@ -125,10 +125,15 @@ def draw_time(screens_: Screens, screen: Screen) -> float:
 # --- the players answering the companion ----------------------------------------------------------
 
 
+def read_on(controller: Controller) -> None:
+    """The players read the results and the end of the turn shown, and press "Next"."""
+    while controller.screen().name in ("result", "end_of_turn"):
+        controller.handle(UiCommand.key(Key.OK))
+
+
 def press(controller: Controller, command: str) -> None:
     """Tell the companion `command` the way a player does: through the buttons on the screen."""
-    if controller.screen().name == "end_of_turn":
-        controller.handle(UiCommand.key(Key.OK))  # "Next: …"
+    read_on(controller)
     if command.startswith("swap "):
         controller.handle(UiCommand.nav("swap"))
     screen = controller.screen()
@@ -307,6 +312,8 @@ def main(argv: Sequence[str]) -> int:
         if args.save is not None:
             args.save.write_text(controller.game.to_json())
     truth, seen = final_scores(table.truth.state), final_scores(controller.state)
+    screens_.show(controller.screen())
+    read_on(controller)  # then the tally
     screens_.show(controller.screen())
     print(f"{table.truth.state.game_over}. The companion's tally:")
     print("\n".join(tally_lines(seen)))

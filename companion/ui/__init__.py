@@ -31,9 +31,10 @@ ENTRY / FOCUS / PEEK (the screen's own state, kept in `UiState`), CHOOSE ("playe
 MENU, NAV ("done", "close", "swap", "scores", "recheck", "start", "retry", "new", …).
 
 Screens (each a pure function returning a `Screen`):
-- `screens`: `for_state` (turn, swap, support for revolts and wars, war_order, monument, treasure,
-  scores, the final tally), `result` (after a conflict: points and pieces to remove), `end_of_turn`,
-  `tally(scores)` (also for a hand-entered tally).
+- `screens`: `for_state` (turn, swap, support for revolts and wars with the `conflict_panel`,
+  war_order, monument, treasure, scores, the final tally), `notice` for what `notices_of(events, ...)`
+  finds after an action: a `Result` per conflict decided (who won, totals, points, pieces to remove)
+  and a `TurnEnd`; `tally(scores)` (also for a hand-entered tally).
 - `wizard`: `SetupDraft` + `setup` (players, dynasty per seat, board side, scores, camera check),
   `ManualTally` + `manual_tally` (drafts the controller keeps; `draft.apply(command)`).
 - `messages`: `mismatch` (squares that differ, the rule broken, put it right / correct a misread /

@@ -15,7 +15,7 @@ from functools import lru_cache
 from pathlib import Path
 
 from companion.hardware.display import LANDSCAPE, PORTRAIT
-from companion.rules import Conflict, Event, EventKind, Game, IllegalAction, PendingKind, parse_cell
+from companion.rules import Conflict, Event, EventKind, Game, IllegalAction, PendingKind, parse_cell, replay
 
 from . import messages, screens, wizard
 from .commands import UiCommand
@@ -64,6 +64,13 @@ def two_tall_squares() -> Game:
     return game
 
 
+def notice(found: Found) -> screens.Notice:
+    """The first result or end of turn the players see after the situation's last action."""
+    game, events = found
+    before = replay(game.config, game.actions[:-1]).state
+    return screens.notices_of(events, before, game.actions[-1])[0]
+
+
 def view(found: Found, **fields: object) -> TableView:
     game, events = found
     return TableView(game.state, game.config, events=events, **fields)  # type: ignore[arg-type]
@@ -76,17 +83,18 @@ def gallery() -> tuple[Screen, ...]:
     revolt = play_until(conflict(lambda c: c.kind == "revolt"))
     war = play_until(conflict(lambda c: c.kind == "war" and c.attacker_committed is not None))
     war_won = play_until(lambda game, events: any(e.kind is EventKind.CONFLICT_WON and e.page == 9 for e in events))
+    bag_low = play_until(happened(EventKind.BAG_LOW))
     found = [
         screens.turn(view(mid, differ=(parse_cell("H6"),))),
         screens.swap(view(mid, asking=Asking.SWAP, ui=UiState(entry=3))),
         screens.support(view(revolt, ui=UiState(entry=2))),
         screens.support(view(war, ui=UiState(entry=1))),
-        screens.result(view(war_won)),
+        screens.notice(view(war_won), notice(war_won)),
         screens.war_order(view(play_until(pending(PendingKind.WAR_ORDER)))),
         screens.monument(view(play_until(pending(PendingKind.MONUMENT)))),
         screens.monument(TableView(two_tall_squares().state, two_tall_squares().config)),
         screens.treasure(view(play_until(pending(PendingKind.TREASURE)))),
-        screens.end_of_turn(view(play_until(happened(EventKind.BAG_LOW)))),
+        screens.notice(view(bag_low), notice(bag_low)),
         screens.scores(view(mid, asking=Asking.SCORES, ui=UiState(peek=1))),
         screens.for_state(view(mid, asking=Asking.MENU)),
         screens.for_state(view(play_until(pending(PendingKind.GAME_OVER)))),

@@ -11,6 +11,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from companion.rules import (
+    Action,
     BuildMonument,
     ChooseWar,
     Colour,
@@ -21,6 +22,7 @@ from companion.rules import (
     GameState,
     PendingKind,
     PlayerScore,
+    Support,
     TakeTreasure,
     cell_name,
     final_scores,
@@ -84,6 +86,79 @@ class TableView:
     differ: tuple[int, ...] = ()  # squares where the camera sees something else than the game
 
 
+# --- what the players see after an action, before play goes on (a closed union) -----------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Result:
+    """A revolt or war decided (or a leader sent home by a catastrophe or a monument): who won, both
+    sides' totals, the points, and exactly what leaves the board. `actor` is the player whose action
+    it was; `conflict` is the conflict as the defender decided it, `defended` what the defender added."""
+
+    actor: int
+    events: tuple[Event, ...]
+    conflict: Conflict | None = None
+    defended: int = 0
+
+    @property
+    def removed(self) -> tuple[int, ...]:
+        """The squares whose pieces must leave the board."""
+        return tuple(sorted({cell for e in self.events if e.kind in _REMOVED for cell in e.cells}))
+
+
+@dataclass(frozen=True, slots=True)
+class TurnEnd:
+    """A turn ended with monument points or with the end of the game near."""
+
+    actor: int
+    events: tuple[Event, ...]
+
+
+Notice = Result | TurnEnd
+_REMOVED = frozenset({EventKind.PIECES_REMOVED, EventKind.LEADER_EXILED, EventKind.UNIFICATION_REMOVED})
+# Events that end what a result screen shows: the next war, or the monument decision.
+_RESULT_ENDS = frozenset({EventKind.WAR_STARTED, EventKind.MONUMENT_POSSIBLE})
+
+
+def _turn_ending(event: Event) -> bool:
+    """The first event of the end of a turn: monument points, or everybody drawing back to 6."""
+    return event.kind is EventKind.HANDS_REFILLED or (event.kind is EventKind.SCORED and event.page == P_MONUMENT)
+
+
+def notices_of(events: Sequence[Event], before: GameState, action: Action) -> tuple[Notice, ...]:
+    """What the players must see of the `events` of `action`, taken in `before`: one result per conflict
+    decided (or per leader sent home outside a conflict), in order, then the end of the turn when it
+    brought monument points or the end of the game near."""
+    actor = before.current
+    conflict = before.pending.conflict
+    defended = action.count if isinstance(action, Support) else 0
+    found: list[Notice] = []
+    shown: list[Event] = []
+    fought: Conflict | None = None
+
+    def close() -> None:
+        if shown:
+            found.append(Result(actor, tuple(shown), fought, defended if fought is not None else 0))
+
+    for i, event in enumerate(events):
+        if _turn_ending(event):
+            close()
+            rest = tuple(events[i:])
+            if any(e.kind in (EventKind.BAG_LOW, EventKind.SCORED) for e in rest):
+                found.append(TurnEnd(actor, rest))
+            return tuple(found)
+        if event.kind is EventKind.CONFLICT_WON:
+            close()
+            shown, fought = [event], conflict
+        elif event.kind in _RESULT_ENDS:
+            close()
+            shown, fought = [], None
+        elif shown or event.kind is EventKind.LEADER_EXILED:  # a catastrophe or a monument took its last temple
+            shown.append(event)
+    close()
+    return tuple(found)
+
+
 def picture(view: TableView, own: Iterable[Mark] = (), *, tappable: bool = False) -> BoardView:
     """The board picture of a game screen: its own marks, and any square the camera disagrees with."""
     return board_view(view.state, (*own, *marks(MarkKind.DIFFERS, view.differ)), tappable=tappable)
@@ -118,22 +193,23 @@ def name(state: GameState, seat: int) -> str:
     return state.players[seat].name
 
 
-def tiles(colour: Colour | str, n: int) -> str:
-    """"3 red temples", "1 blue farm": always the colour word with the piece word."""
-    value = colour if isinstance(colour, str) else colour.value
-    return f"{n} {value} {TILE_WORDS[value]}{'' if n == 1 else 's'}"
-
-
 def leader(state: GameState, seat: int, colour: Colour) -> str:
     return f"{name(state, seat)}'s {colour.value} {LEADER_WORDS[colour.value]}"
 
 
-def status(state: GameState) -> str:
-    seat = state.current
+def status(state: GameState, actor: int | None = None) -> str:
+    """The header: whose turn (or, on a result, whose action it was), the actions left, the bag. An
+    action whose revolt, war, monument or treasure is still being decided is already counted."""
+    seat = state.current if actor is None else actor
     player = state.players[seat]
-    left = state.actions_left
-    return (f"{player.name} ({player.dynasty}) · {left} action{'s' if left != 1 else ''} left · "
-            f"bag {state.bag_count}")
+    if state.over:
+        where = "game over"
+    elif seat != state.current:
+        where = "turn over"
+    else:
+        left = state.actions_left - (state.pending.kind is not PendingKind.ACTION)
+        where = f"{left} action{'s' if left != 1 else ''} left"
+    return f"{player.name} ({player.dynasty}) · {where} · bag {state.bag_count}"
 
 
 def _focus(ui: UiState, buttons: Sequence[Button]) -> int:
@@ -192,30 +268,47 @@ def swap(view: TableView) -> Screen:
 # --- conflicts -----------------------------------------------------------------------------------
 
 
-def _conflict_lines(state: GameState, c: Conflict) -> list[str]:
+def conflict_panel(state: GameState, c: Conflict, attacker_hand: int | None, defender_hand: int | None) -> Table:
+    """Attacker (left) and defender side by side, as Board Game Arena shows a conflict: each leader and
+    its square, the strength on the board, the tiles from hand (None: not said yet), the total."""
     colour = support_colour(c)
-    attack = f"{leader(state, c.attacker, c.colour)} on {cell_name(c.attacker_leader)}"
-    defend = f"{leader(state, c.defender, c.colour)} on {cell_name(c.defender_leader)}"
-    lines = [f"{attack} attacks {defend}."]
-    lines.append(f"On the board: {name(state, c.attacker)} {tiles(colour, c.attacker_strength)}, "
-                 f"{name(state, c.defender)} {tiles(colour, c.defender_strength)}.")
-    if c.attacker_committed is not None:
-        total = c.attacker_strength + c.attacker_committed
-        lines.append(f"{name(state, c.attacker)} added {c.attacker_committed} from hand: {total} in all. "
-                     f"{name(state, c.defender)} needs {total - c.defender_strength} to hold "
-                     "(ties go to the defender).")
-    return lines
+
+    def hand(n: int | None) -> Cell:
+        return "—" if n is None else Chip(colour.value, str(n))
+
+    return Table(
+        (f"{LEADER_WORDS[c.colour.value].capitalize()}s", f"{name(state, c.attacker)} {cell_name(c.attacker_leader)}",
+         f"{name(state, c.defender)} {cell_name(c.defender_leader)}"),
+        (
+            ("Temples" if c.kind == "revolt" else "Supporters",
+             Chip(colour.value, str(c.attacker_strength)), Chip(colour.value, str(c.defender_strength))),
+            ("From hand", hand(attacker_hand), hand(defender_hand)),
+            ("Total", str(c.attacker_strength + (attacker_hand or 0)), str(c.defender_strength + (defender_hand or 0))),
+        ),
+    )
+
+
+def standing(state: GameState, c: Conflict, attacker_hand: int, defender_hand: int, *, final: bool = False) -> str:
+    """Who wins with the tiles said so far; ties go to the defender."""
+    attack, defence = c.attacker_strength + attacker_hand, c.defender_strength + defender_hand
+    now = "" if final else "As it stands, "
+    if attack > defence:
+        return f"{now}{name(state, c.attacker)} (attacker) wins, {attack} to {defence}."
+    tie = ": ties go to the defender" if attack == defence else ""
+    return f"{now}{name(state, c.defender)} (defender) holds, {defence} to {attack}{tie}."
 
 
 def support(view: TableView) -> Screen:
-    """Revolt or war: the attacker, then the defender, says how many tiles they commit from hand."""
+    """Revolt or war: the attacker, then the defender, says how many tiles they commit from hand, with
+    both sides' strengths side by side and who wins as it stands."""
     state = view.state
     pending = state.pending
     c = pending.conflict
     assert c is not None
     colour = support_colour(c)
     seat = pending.player
-    role = "attacker" if c.attacker_committed is None else "defender"
+    attacking = c.attacker_committed is None
+    role = "attacker" if attacking else "defender"
     n = min(pending.max_support, max(0, view.ui.entry or 0))
     what = "revolt" if c.kind == "revolt" else "war"
     title = f"{c.colour.value.capitalize()} {what}: {name(state, seat)} ({role}) commits"
@@ -226,34 +319,64 @@ def support(view: TableView) -> Screen:
                   "ties go to the defender.", P_REVOLT) if c.kind == "revolt" else
              Help(f"{TILE_WORDS[colour.value].capitalize()}s in each leader's own kingdom count. Attacker, then "
                   "defender, add tiles of the war colour; ties go to the defender.", P_WAR))
+    attacker_hand = n if attacking else c.attacker_committed
+    defender_hand = None if attacking else n
+    lines = [standing(state, c, attacker_hand or 0, defender_hand or 0)]
     buttons = (Button(f"Commit {n}", UiCommand.action(f"support {n}"), colour=colour.value, primary=True),)
     return _screen(
-        view.ui, name="support", title=title, status=status(state), lines=tuple(_conflict_lines(state, c)),
+        view.ui, name="support", title=title, status=status(state), lines=tuple(lines),
+        table=conflict_panel(state, c, attacker_hand, defender_hand),
         stepper=Stepper(f"{name(state, seat)}: {colour.value} {TILE_WORDS[colour.value]}s from hand", n, 0,
                         pending.max_support, colour.value),
         buttons=buttons, board=board, help=help_, tone=Tone.PROMPT,
     )
 
 
-def result(view: TableView) -> Screen:
-    """After a conflict: who won, the points, and the pieces that must leave the board."""
+_RESULT_SHOWN = frozenset({EventKind.PIECES_REMOVED, EventKind.SCORED, EventKind.LEADER_EXILED,
+                           EventKind.TREASURE_TAKEN, EventKind.UNIFICATION_REMOVED, EventKind.WAR_DROPPED})
+
+
+def result(view: TableView, found: Result) -> Screen:
+    """After a conflict: who won and the totals, the points, and the pieces that must leave the board.
+    The header names the player whose action it was; the button says what comes next."""
     state = view.state
-    shown = (EventKind.CONFLICT_WON, EventKind.PIECES_REMOVED, EventKind.SCORED, EventKind.LEADER_EXILED,
-             EventKind.TREASURE_TAKEN, EventKind.UNIFICATION_REMOVED, EventKind.WAR_DROPPED)
-    events = [e for e in view.events if e.kind in shown]
-    won = next((e for e in events if e.kind is EventKind.CONFLICT_WON), None)
-    remove = sorted({cell for e in events if e.kind in (EventKind.PIECES_REMOVED, EventKind.LEADER_EXILED,
-                                                        EventKind.UNIFICATION_REMOVED) for cell in e.cells})
-    lines = [e.text for e in events]
+    won = next((e for e in found.events if e.kind is EventKind.CONFLICT_WON), None)
+    remove = found.removed
+    lines = [e.text for e in found.events if e.kind in _RESULT_SHOWN]
+    table = None
+    c = found.conflict
+    if won is not None and c is not None:
+        lines.insert(0, standing(state, c, c.attacker_committed or 0, found.defended, final=True))
+        table = conflict_panel(state, c, c.attacker_committed, found.defended)
     if remove:
-        lines.append("Take off the board: " + ", ".join(cell_name(c) for c in remove) + ".")
+        lines.append("Take off the board: " + ", ".join(cell_name(cell) for cell in remove) + ".")
     return _screen(
-        view.ui, name="result", title=won.text.split(",")[0] if won else "The conflict is over",
-        status=status(state), lines=tuple(lines), board=picture(view, marks(MarkKind.REMOVE, remove)),
-        buttons=(Button("Done: pieces removed", DONE, primary=True),),
+        view.ui, name="result", title=won.text.split(",")[0] if won else "A leader goes home",
+        status=status(state, found.actor), lines=tuple(lines), table=table,
+        board=picture(view, marks(MarkKind.REMOVE, remove)),
+        buttons=(Button(_next(state), DONE, primary=True),),
         help=Help("The loser's leader goes home; in a war the loser's supporters leave the board and score for "
                   "the winner.", P_WAR if won is None or won.page == P_WAR else P_REVOLT),
     )
+
+
+def _next(state: GameState) -> str:
+    """What the button after a result leads to."""
+    pending = state.pending
+    if pending.kind is PendingKind.SUPPORT and pending.conflict is not None:
+        return f"Next: the {pending.conflict.colour.leader_name}s' war"
+    if pending.kind is PendingKind.WAR_ORDER:
+        return "Next: which war now"
+    if pending.kind is PendingKind.GAME_OVER:
+        return "Next: the final tally"
+    return "Done: pieces removed"
+
+
+def notice(view: TableView, shown: Notice) -> Screen:
+    """The screen of a result or of the end of a turn."""
+    if isinstance(shown, Result):
+        return result(view, shown)
+    return end_of_turn(view, shown)
 
 
 def war_order(view: TableView) -> Screen:
@@ -336,14 +459,17 @@ def treasure(view: TableView) -> Screen:
 # --- end of turn, scores, the end ----------------------------------------------------------------
 
 
-def end_of_turn(view: TableView) -> Screen:
+def end_of_turn(view: TableView, ended: TurnEnd) -> Screen:
+    """Monument points, everybody drawing back to 6, and a warning when the end is near. The header
+    names the player whose turn it was."""
     state = view.state
     shown = (EventKind.SCORED, EventKind.HANDS_REFILLED, EventKind.TURN_ENDED, EventKind.BAG_LOW)
-    lines = [e.text for e in view.events if e.kind in shown]
-    low = any(e.kind is EventKind.BAG_LOW for e in view.events)
+    lines = [e.text for e in ended.events if e.kind in shown]
+    low = any(e.kind is EventKind.BAG_LOW for e in ended.events)
+    following = "the final tally" if state.over else name(state, state.current)
     return _screen(
-        view.ui, name="end_of_turn", title="End of the turn", status=status(state), lines=tuple(lines),
-        buttons=(Button(f"Next: {name(state, state.current)}", DONE, primary=True),),
+        view.ui, name="end_of_turn", title="End of the turn", status=status(state, ended.actor), lines=tuple(lines),
+        buttons=(Button(f"Next: {following}", DONE, primary=True),),
         help=Help("Monument points first, then everybody draws back to 6 tiles.", P_MONUMENT) if not low else
         Help("The game ends when only 2 treasures remain or the bag cannot refill a hand.", P_END),
         tone=Tone.WARNING if low else Tone.INFO,

@@ -11,6 +11,7 @@ from companion.rules import Action, Event, Game, PendingKind, parse_cell, positi
 from companion.rules.pieces import BLACK, GREEN, RED
 from companion.tracker import Look, expected_cells
 from companion.ui.commands import UNDO, Key, UiCommand, Verb
+from companion.ui.model import MarkKind
 from vision.reading import BoardReading, CellClass, CellReading, ReadStatus
 
 KINGDOMS = """
@@ -201,8 +202,10 @@ def test_a_treasure_taken_by_hand_and_a_monument_on_the_buttons() -> None:
     controller.on_reading(board_after("tile red C10", "treasure A10", "tile red C3"))
     assert controller.screen().name == "monument"
     controller.handle(UiCommand.action("monument red/green B2"))
-    screen = controller.screen()
-    assert screen.name == "owed" and len(screen.lines) == 4 + 1
+    assert controller.screen().name == "end_of_turn"  # the monument scored: the turn, and the game, ended
+    assert len(controller.owed) == 4  # the four tiles to turn face down
+    controller.handle(UiCommand.key(Key.OK))
+    assert controller.screen().name == "tally"  # the game is over: its tally, not a list of chores
 
 
 def test_a_correction_lasts_only_until_a_hand_moves_over_the_board() -> None:
@@ -379,9 +382,9 @@ def test_showing_the_screen_changes_nothing() -> None:
     controller.handle(UiCommand.action("support 1"))
     controller.handle(UiCommand.action("support 0"))
     controller.on_reading(board_after("leader red H8", changes={"J7": CellClass.EMPTY_LAND}))  # the loser lifted
-    before = (controller.moment, controller.notice, controller.asking, controller.ui, controller.events)
+    before = (controller.moment, controller.notices, controller.asking, controller.ui, controller.events)
     assert controller.screen() == controller.screen()
-    assert (controller.moment, controller.notice, controller.asking, controller.ui, controller.events) == before
+    assert (controller.moment, controller.notices, controller.asking, controller.ui, controller.events) == before
 
 
 def test_the_main_loop_tells_the_controller_of_the_camera() -> None:
@@ -390,3 +393,82 @@ def test_the_main_loop_tells_the_controller_of_the_camera() -> None:
     assert controller.screen().name == "camera_lost"
     controller.camera_back()
     assert controller.moment is None and controller.screen().name == "turn"
+
+
+TWO_WARS = """
+     ABCDEFGHIJKLMNOP
+  1  ................
+  2  ................
+  3  ................
+  4  ................
+  5  rP....rQ........
+  6  rAk.kBr.........
+  7  ................
+  8  ................
+  9  ................
+ 10  t...............
+ 11  ...........t..t.
+"""
+
+
+def two_wars(*, treasures: int = 3, actions_left: int = 2) -> Game:
+    """A green tile on D6 unites two kingdoms that each hold a priest and a king: two wars."""
+    drawing = TWO_WARS if treasures == 3 else TWO_WARS.replace("..t.\n", "....\n")
+    leaders = {"P": (0, RED), "A": (0, BLACK), "Q": (1, RED), "B": (1, BLACK)}
+    return position(drawing, leaders=leaders, hands=["ggkkrr", "rrkkgg"], actions_left=actions_left)
+
+
+def test_every_war_of_a_chain_shows_its_result_in_order() -> None:
+    controller = Controller(two_wars())
+    looks = list(expected_cells(controller.state))
+    looks[parse_cell("D6")] = Look(CellClass.TILE_GREEN)
+    controller.on_reading(reading_of(looks))
+    assert controller.screen().name == "war_order"
+    for command in ("war red", "support 1", "support 0"):
+        controller.handle(UiCommand.action(command))
+    first = controller.screen()
+    assert first.name == "result" and first.title == "Player 1 wins the red war"
+    assert first.status.startswith("Player 1 (") and "1 action left" in first.status  # the uniting tile counted
+    assert first.table is not None and first.table.rows[-1] == ("Total", "3", "2")
+    assert first.board is not None and first.board.marked(MarkKind.REMOVE) == (parse_cell("G5"), parse_cell("H5"))
+    assert "Take off the board: G5, H5." in first.lines
+    assert first.buttons[0].label == "Next: the kings' war"
+    controller.handle(UiCommand.key(Key.OK))
+    assert controller.screen().name == "support"  # the second war, once the players have read the first
+    controller.handle(UiCommand.action("support 0"))
+    controller.handle(UiCommand.action("support 1"))
+    second = controller.screen()
+    assert second.name == "result" and second.title == "Player 2 wins the black war"
+    assert second.table is not None and second.table.rows[-1] == ("Total", "1", "2")
+    assert second.board is not None
+    removed = {parse_cell(c) for c in ("B6", "C6", "D6")}  # the king, its supporter, the unification tile
+    assert set(second.board.marked(MarkKind.REMOVE)) == removed
+    controller.on_reading(reading_of(expected_cells(controller.state)))  # the players lifted every piece
+    assert controller.screen().name == "turn"
+
+
+def test_a_game_that_ends_in_a_war_shows_the_war_then_the_tally() -> None:
+    controller = Controller(two_wars(treasures=2, actions_left=1))
+    for command in ("tile green D6", "war red", "support 1", "support 0"):
+        controller.handle(UiCommand.action(command))
+    controller.handle(UiCommand.key(Key.OK))
+    for command in ("support 0", "support 1"):
+        controller.handle(UiCommand.action(command))
+    screen = controller.screen()
+    assert screen.name == "result" and screen.title == "Player 2 wins the black war"
+    assert screen.status.startswith("Player 1 (") and "game over" in screen.status  # Player 1's tile did it
+    assert screen.buttons[0].label == "Next: the final tally"
+    controller.handle(UiCommand.key(Key.OK))
+    assert controller.screen().name == "tally"
+
+
+def test_a_result_names_the_player_whose_action_it_was_after_the_turn_passed() -> None:
+    controller = Controller(two_wars(actions_left=1))
+    for command in ("tile green D6", "war red", "support 1", "support 0"):
+        controller.handle(UiCommand.action(command))
+    controller.handle(UiCommand.key(Key.OK))
+    for command in ("support 0", "support 0"):
+        controller.handle(UiCommand.action(command))
+    assert controller.state.current == 1
+    screen = controller.screen()
+    assert screen.name == "result" and screen.status.startswith("Player 1 (") and "turn over" in screen.status

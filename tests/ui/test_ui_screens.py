@@ -6,6 +6,7 @@ every engine action a screen offers is applied to that game to prove the engine 
 
 from __future__ import annotations
 
+import re
 from datetime import datetime
 
 import pytest
@@ -25,8 +26,8 @@ from companion.rules import (
 )
 from companion.ui import messages, screens
 from companion.ui.commands import UNDO, Key, UiCommand, Verb
-from companion.ui.gallery import happened, pending, play_until, two_tall_squares
-from companion.ui.model import Button, MarkKind, Screen, Tone, UiState
+from companion.ui.gallery import conflict, happened, notice, pending, play_until, two_tall_squares
+from companion.ui.model import Button, Chip, MarkKind, Screen, Tone, UiState
 from companion.ui.screens import Asking, TableView
 from vision.reading import CellClass
 
@@ -110,7 +111,7 @@ def test_revolt_highlights_both_sides_and_commits_what_the_player_entered() -> N
     assert screen.help is not None and screen.help.page == 8
     assert ok(screen) == UiCommand.action(f"support {n}")
     accepted(game, ok(screen))
-    assert cell_name(conflict.attacker_leader) in " ".join(screen.lines)
+    assert screen.table is not None and cell_name(conflict.attacker_leader) in screen.table.header[1]
 
 
 def test_war_defender_sees_what_the_attacker_committed() -> None:
@@ -120,7 +121,8 @@ def test_war_defender_sees_what_the_attacker_committed() -> None:
     conflict = game.pending.conflict
     screen = screens.for_state(view(found))
     assert "defender" in screen.title and screen.help is not None and screen.help.page == 9
-    assert any(f"added {conflict.attacker_committed} from hand" in line for line in screen.lines)
+    assert screen.table is not None and screen.table.rows[1][0] == "From hand"
+    assert screen.table.rows[1][1] == Chip(conflict.colour.value, str(conflict.attacker_committed))
     assert screen.stepper is not None and screen.stepper.colour == conflict.colour.value
     assert screen.stepper.value == 0
     accepted(game, ok(screen))
@@ -131,10 +133,12 @@ def test_result_marks_exactly_the_pieces_that_must_leave() -> None:
     _, events = found
     removed = {c for e in events if e.kind in (EventKind.PIECES_REMOVED, EventKind.LEADER_EXILED,
                                                 EventKind.UNIFICATION_REMOVED) for c in e.cells}
-    screen = screens.result(view(found))
+    screen = screens.notice(view(found), notice(found))
     assert screen.board is not None and set(screen.board.marked(MarkKind.REMOVE)) == removed
     won = next(e for e in events if e.kind is EventKind.CONFLICT_WON)
-    assert won.text in screen.lines and won.text.startswith(screen.title)
+    assert won.text.startswith(screen.title) and screen.table is not None
+    assert won.text.endswith(f"{screen.table.rows[-1][1]} to {screen.table.rows[-1][2]}") or \
+        won.text.endswith(f"{screen.table.rows[-1][2]} to {screen.table.rows[-1][1]}")  # the totals
     assert any(e.text in screen.lines for e in events if e.kind is EventKind.SCORED)
     assert ok(screen) == UiCommand.nav("done")
 
@@ -190,7 +194,7 @@ def test_treasure_lists_the_choices_and_a_tap_near_one_takes_it() -> None:
 
 def test_end_of_turn_warns_when_the_bag_runs_low() -> None:
     found = play_until(happened(EventKind.BAG_LOW))
-    screen = screens.end_of_turn(view(found))
+    screen = screens.notice(view(found), notice(found))
     assert screen.tone is Tone.WARNING and screen.help is not None and screen.help.page == 14
     assert "Everybody draws back to 6 tiles" in screen.lines
     assert any("tiles left in the bag" in line for line in screen.lines)
@@ -320,3 +324,43 @@ def test_up_and_down_move_between_the_buttons_of_a_message() -> None:
         screen = messages.message("What happened?", buttons=buttons, ui=ui)
         assert screen.focus == expected
     assert screen.resolve(UiCommand.key(Key.OK)) == UiCommand.pick(3)
+
+
+def test_the_conflict_panel_never_shows_a_negative_or_meaningless_number() -> None:
+    # A defender already stronger than the attacker's total: "needs -2 to hold" was shown here.
+    found = play_until(conflict(lambda c: c.attacker_committed is not None
+                                and c.defender_strength > c.attacker_strength + c.attacker_committed))
+    game, _ = found
+    c = game.pending.conflict
+    for entry in range(game.pending.max_support + 1):
+        screen = screens.support(view(found, ui=UiState(entry=entry)))
+        assert screen.table is not None
+        texts = [*screen.lines, *(cell if isinstance(cell, str) else cell.text
+                                  for row in (screen.table.header, *screen.table.rows) for cell in row)]
+        assert not any(re.search(r"-\d", text) for text in texts), texts
+        totals = screen.table.rows[-1]
+        assert totals == ("Total", str(c.attacker_strength + c.attacker_committed), str(c.defender_strength + entry))
+        assert screen.lines[0].startswith(f"As it stands, {game.state.players[c.defender].name} (defender) holds")
+
+
+def test_a_tie_goes_to_the_defender_and_the_attacker_sees_both_sides() -> None:
+    found = play_until(conflict(lambda c: c.attacker_committed is None and c.attacker_strength == c.defender_strength))
+    game, _ = found
+    c = game.pending.conflict
+    names = [p.name for p in game.state.players]
+    screen = screens.support(view(found))
+    assert screen.table is not None
+    assert screen.table.header[1:] == (f"{names[c.attacker]} {cell_name(c.attacker_leader)}",
+                                       f"{names[c.defender]} {cell_name(c.defender_leader)}")
+    assert screen.table.rows[1][2] == "—"  # the defender has not said yet
+    assert screen.lines[0].endswith("ties go to the defender.")
+    if game.pending.max_support:
+        more = screens.support(view(found, ui=UiState(entry=1)))
+        assert more.lines[0].startswith(f"As it stands, {names[c.attacker]} (attacker) wins")
+
+
+def test_the_header_counts_the_action_whose_conflict_is_being_fought() -> None:
+    found = play_until(pending(PendingKind.SUPPORT))
+    game, _ = found
+    left = game.state.actions_left - 1
+    assert f"{left} action{'s' if left != 1 else ''} left" in screens.support(view(found)).status
