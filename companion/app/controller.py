@@ -214,6 +214,12 @@ class Controller:
         """A hand went over the board: what the players said about unreadable squares may be stale."""
         self.corrections.clear()
 
+    def back_from_setup(self) -> None:
+        """The players left the set-up of a new game for this one (or its tally)."""
+        self.new_game = False
+        if self.hand_tally is not None:
+            self.hand_tally.new_game = False
+
     def camera_lost(self) -> None:
         """The camera stopped sending pictures: say so until it is back."""
         self.moment = CameraLost()
@@ -352,8 +358,8 @@ class Controller:
             self.asking = _ASKED[where]
         elif where == "manual":
             self.asking, self.hand_tally = None, HandTally.of([p.name for p in self.state.players])
-        elif where == "new":
-            self.new_game = True
+        elif where == "start-new":  # confirmed: the main loop goes to the set-up, which leads back here
+            self.asking, self.new_game = None, True
         elif where == "correct":
             self.asking, self.moment, self.ui = None, Correcting(self._disagreeing()), UiState()
         elif where == "forward" and self.reading is not None:  # not a takeback: a new move that looks like one
@@ -449,7 +455,8 @@ class Controller:
         moment = self.moment
         if moment is not None:
             return self._moment_screen(moment)
-        view = screens.TableView(state, self.game.config, self.ui, self.events, self.asking)
+        view = screens.TableView(state, self.game.config, self.ui, self.events, self.asking,
+                                 actions=self.game.actions)
         if self.asking is None and self.notices:
             return screens.notice(view, self.notices[0])
         owed = self.owed

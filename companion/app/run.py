@@ -48,8 +48,9 @@ class Notify(Protocol):
 class Setup:
     """Before a game: the set-up wizard, ending with a camera check of the set-up position."""
 
-    def __init__(self, records: Path, board: str = "standard") -> None:
+    def __init__(self, records: Path, board: str = "standard", *, left: Controller | None = None) -> None:
         self.draft = wizard.SetupDraft(board=board)
+        self.left = left  # the game the players left for this set-up: they may go back to it until it starts
         self.ui = UiState()
         self.records = records
         self.differ: tuple[int, ...] = ()
@@ -72,6 +73,8 @@ class Setup:
         if self.hand_tally is not None:
             return self.hand_tally.screen()
         screen = wizard.setup(self.draft, self.ui, differ=self.differ)
+        if self.left is not None:
+            screen = messages.way_back(screen)
         if self.draft.step != "camera" or (self.reading is not None and self.reading.ok):
             return screen
         why = self.reading.message if self.reading is not None else "no picture yet"
@@ -103,12 +106,18 @@ class Setup:
             self.draft, self.ui = draft, UiState()
         elif command.verb is Verb.NAV and command.value == "recheck" and self.reading is not None:
             self.on_reading(self.reading)
+        elif command == messages.BACK_TO_GAME and self.left is not None:
+            self.left.back_from_setup()
+            self.started = self.left
         elif command.verb is Verb.NAV and command.value == "start":
             game = Game(self.draft.config())
             try:
                 self.started = Controller(game, journal.Journal.start(self.records, game))
             except OSError as error:  # JournalError: a full or read-only card, said in words
                 self.problem = error
+                return
+            if self.left is not None and isinstance(self.left.record, journal.Journal):
+                self.left.record.close()  # the game left behind is kept as it was: its record is complete
 
 
 def _disk_full(error: Exception) -> bool:
@@ -177,7 +186,7 @@ class Loop:
             self.phase = self.phase.started
             self._read_next_still = True
         elif isinstance(self.phase, Controller) and self.phase.new_game:
-            self.phase = Setup(self.records, self.phase.game.config.board)
+            self.phase = Setup(self.records, self.phase.game.config.board, left=self.phase)
         self._draw()
 
     def _look(self) -> None:

@@ -121,6 +121,8 @@ def gallery() -> tuple[Screen, ...]:
         messages.disk_full(),
         messages.camera_lost(),
         messages.error(illegal),
+        screens.new_game(view(mid, actions=game.actions)),
+        messages.way_back(wizard.setup(draft, differ=(10, 37, 70))),
     ]
     return tuple(found)
 

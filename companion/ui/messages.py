@@ -15,6 +15,7 @@ from .model import LEADER_WORDS, NO_UI, TILE_WORDS, Button, Help, MarkKind, Scre
 from .screens import status
 
 OK = UiCommand.nav("close")
+BACK_TO_GAME = UiCommand.nav("back-to-game")
 
 
 def mismatch(state: GameState, differ: Sequence[int], error: IllegalAction | None = None,
@@ -149,6 +150,11 @@ def takeback(state: GameState, undone: Sequence[str], ui: UiState = NO_UI) -> Sc
         name="takeback", ui=ui, buttons=(Button("Take it back", UNDO, primary=True),
                                          Button("No — it is a new move", UiCommand.nav("forward")))),
         MarkKind.DIFFERS, ())
+
+
+def way_back(screen: Screen) -> Screen:
+    """A set-up screen of a new game, with the way back to the game the players left (or its tally)."""
+    return replace(screen, buttons=(*screen.buttons, Button("Back to the game", BACK_TO_GAME)))
 
 
 def camera_note(screen: Screen, looking: str) -> Screen:

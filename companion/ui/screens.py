@@ -72,6 +72,7 @@ class Asking(enum.Enum):
     SWAP = "swap"
     SCORES = "scores"
     MENU = "menu"
+    NEW_GAME = "new"  # "New game" asks first: one tap must never drop the evening's game
 
 
 @dataclass(frozen=True, slots=True)
@@ -84,6 +85,7 @@ class TableView:
     events: tuple[Event, ...] = ()  # from the last applied action(s): results to show
     asking: Asking | None = None  # a prompt the players opened
     differ: tuple[int, ...] = ()  # squares where the camera sees something else than the game
+    actions: tuple[Action, ...] | None = None  # the actions played so far, when known
 
 
 # --- what the players see after an action, before play goes on (a closed union) -----------------------
@@ -172,6 +174,8 @@ def for_state(view: TableView) -> Screen:
         return scores(view)
     if view.asking is Asking.MENU:
         return menu(view)
+    if view.asking is Asking.NEW_GAME:
+        return new_game(view)
     kind = view.state.pending.kind
     if kind is PendingKind.SUPPORT:
         return support(view)
@@ -546,3 +550,22 @@ def menu(view: TableView) -> Screen:
         buttons=buttons, back=CLOSE,
         help=Help("Every prompt names the rulebook page that explains it."),
     )
+
+
+START_NEW = UiCommand.nav("start-new")
+
+
+def new_game(view: TableView) -> Screen:
+    """"New game" asks first, and offers the way back to the game (or its tally)."""
+    state = view.state
+    actions = len(view.actions) if view.actions is not None else None
+    played = f" ({actions} action{'s' if actions != 1 else ''} so far)" if actions is not None else ""
+    lines = (f"The game in progress{played} stops here; its record is kept." if not state.over else
+             "The final tally stays on the screen until you choose.",
+             "Until the new game starts, its set-up still leads back here.")
+    return _screen(
+        view.ui, name="new_game", title="Start a new game?", status=status(state), lines=lines,
+        buttons=(Button("Back to the game", CLOSE, primary=True), Button("Yes — a new game", START_NEW)),
+        back=CLOSE, tone=Tone.WARNING,
+    )
+

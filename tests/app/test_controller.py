@@ -472,3 +472,30 @@ def test_a_result_names_the_player_whose_action_it_was_after_the_turn_passed() -
     assert controller.state.current == 1
     screen = controller.screen()
     assert screen.name == "result" and screen.status.startswith("Player 1 (") and "turn over" in screen.status
+
+
+def test_a_new_game_is_asked_for_twice_and_the_game_is_kept_until_then() -> None:
+    controller = Controller(kingdoms())
+    controller.on_reading(board_after("tile red F11"))
+    controller.handle(UiCommand(Verb.MENU))
+    controller.handle(UiCommand.nav("new"))
+    screen = controller.screen()
+    assert screen.name == "new_game" and "1 action so far" in screen.lines[0]
+    assert screen.buttons[screen.focus].label == "Back to the game"
+    controller.handle(UiCommand.key(Key.OK))  # the focused button: back to the game
+    assert not controller.new_game and controller.screen().name == "turn"
+    controller.handle(UiCommand.nav("new"))
+    controller.handle(UiCommand.key(Key.DOWN))
+    controller.handle(UiCommand.key(Key.OK))  # "Yes — a new game"
+    assert controller.new_game and [str(a) for a in controller.game.actions] == ["tile red F11"]
+
+
+def test_the_tally_asks_before_a_new_game() -> None:
+    controller = Controller(two_wars(treasures=2, actions_left=1))
+    controller.handle(UiCommand.action("pass"))
+    tally = controller.screen()
+    assert tally.name == "tally"
+    controller.handle(UiCommand.key(Key.OK))  # "New game", the only button
+    assert controller.screen().name == "new_game" and not controller.new_game
+    controller.handle(UiCommand.key(Key.BACK))
+    assert controller.screen() == tally
