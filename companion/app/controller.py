@@ -22,6 +22,8 @@ from companion.rules import (
     GameState,
     IllegalAction,
     PendingKind,
+    Support,
+    Swap,
     parse_cell,
 )
 from companion.tracker import (
@@ -40,6 +42,7 @@ from companion.tracker import (
 )
 from companion.ui import messages, screens
 from companion.ui.commands import UiCommand, Verb
+from companion.ui.messages import Final, TakeBack
 from companion.ui.model import Screen, UiState
 from companion.ui.screens import Asking, Notice, Result
 from vision.reading import BoardReading, CellClass, CellReading, ReadStatus
@@ -142,6 +145,7 @@ class Controller:
     # Results and ends of turn still to show, oldest first. A result stays until the players are done
     # with it or the camera saw its pieces leave; an end of turn until the next action.
     notices: tuple[Notice, ...] = ()
+    undone: TakeBack | None = None  # what the players took back since the last action, said on the next screens
     reading: BoardReading | None = None  # the last usable reading, re-examined after each decision
     looking: str = ""  # a word for the status line while the camera waits for a clear view
     corrections: dict[int, CellClass] = field(default_factory=dict)  # named by the players, until a hand moves
@@ -303,7 +307,7 @@ class Controller:
         if verb is Verb.ACTION and isinstance(value, str):
             self.decide(value)
         elif verb is Verb.UNDO:
-            self.take_back()
+            self._ask_take_back()
         elif verb is Verb.NAV and isinstance(value, str):
             self._navigate(value)
         elif verb is Verb.CHOOSE:
@@ -332,10 +336,38 @@ class Controller:
         if self.reading is not None:
             self._reconcile(self.reading)  # the rest of a quick double action may now be explained
 
+    def _ask_take_back(self) -> None:
+        """"Take back" (a button, the menu, a long press of back) first says what it will undo."""
+        if isinstance(self.moment, Takeback):  # the board went back: its screen already asks
+            self.take_back()
+        elif not self.game.actions:
+            self.take_back()  # says there is nothing to take back
+        else:
+            if isinstance(self.moment, BoardQuestion):
+                self.moment = None  # asked again after the takeback, or when the players keep the action
+            self.asking, self.ui = Asking.TAKE_BACK, UiState()
+
+    def plan(self, steps: int) -> TakeBack:
+        """What taking back the last `steps` actions would undo, or why it cannot (as on Board Game Arena:
+        never past support shown, a draw from the bag, the end of a turn or another player's decision)."""
+        actions = self.game.actions
+        deeds: list[tuple[GameState, Action]] = []
+        for k in range(1, min(steps, len(actions)) + 1):
+            before, action = self.game.before(k), actions[-k]
+            deeds.append((before, action))
+            final = _final(before, action, self.game.before(k - 1))
+            if final is not None:
+                return TakeBack(tuple(deeds), final)
+        return TakeBack(tuple(deeds))
+
     def take_back(self) -> None:
-        """Undo the last action, or as many as the board was seen to go back by."""
+        """Undo the last action, or as many as the board was seen to go back by, unless that is no longer
+        allowed (the screen already says why)."""
         moment = self.moment
         steps = moment.steps if isinstance(moment, Takeback) else 1
+        plan = self.plan(steps)
+        if plan.final is not None:
+            return
         for _ in range(steps):
             try:
                 self.record.undo(self.game)
@@ -351,6 +383,7 @@ class Controller:
             self.tracker.commit(self.state, self.reading)  # the players already put the board back
         self.moment = None
         self.events, self.notices, self.asking = (), (), None
+        self.undone = TakeBack(self.undone.deeds + plan.deeds) if self.undone is not None else plan
         self.ui = UiState()
 
     def _navigate(self, where: str) -> None:
@@ -358,6 +391,8 @@ class Controller:
             self.asking = _ASKED[where]
         elif where == "manual":
             self.asking, self.hand_tally = None, HandTally.of([p.name for p in self.state.players])
+        elif where == "undo":  # "Take it back", confirmed
+            self.take_back()
         elif where == "start-new":  # confirmed: the main loop goes to the set-up, which leads back here
             self.asking, self.new_game = None, True
         elif where == "correct":
@@ -436,7 +471,7 @@ class Controller:
         """What the players must see of `events`, from the action(s) taken in `before`: each conflict
         decided (the conflict as it stood comes from `before`), then the end of the turn."""
         self.events = tuple(events)
-        self.ui = UiState()
+        self.ui, self.undone = UiState(), None
         kept = tuple(n for n in self.notices if isinstance(n, Result))  # an end of turn lasts until the next move
         self.notices = kept + screens.notices_of(events, before, self.game.actions[-1])
 
@@ -457,12 +492,14 @@ class Controller:
             return self._moment_screen(moment)
         view = screens.TableView(state, self.game.config, self.ui, self.events, self.asking,
                                  actions=self.game.actions)
+        if self.asking is Asking.TAKE_BACK and self.game.actions:
+            return messages.take_back(state, self.plan(1), self.ui)
         if self.asking is None and self.notices:
             return screens.notice(view, self.notices[0])
         owed = self.owed
         if self.asking is None and owed and state.pending.kind is PendingKind.ACTION:
-            return messages.owed(state, [(o.cell, str(o)) for o in owed], self.ui)
-        return messages.camera_note(screens.for_state(view), self.looking)
+            return messages.taken_back(messages.owed(state, [(o.cell, str(o)) for o in owed], self.ui), self.undone)
+        return messages.taken_back(messages.camera_note(screens.for_state(view), self.looking), self.undone)
 
     def _moment_screen(self, moment: Moment) -> Screen:
         state, ui = self.state, self.ui
@@ -489,10 +526,23 @@ class Controller:
         if isinstance(moment, Ambiguous):
             options = [" then ".join(str(a) for a in option) for option in moment.options]
             return messages.ambiguous(state, options, moment.cells, ui)
-        return messages.takeback(state, [str(a) for a in self.game.actions[-moment.steps:]], ui)
+        return messages.takeback(state, self.plan(moment.steps), ui)
 
 
 _ASKED = {asking.value: asking for asking in Asking}  # the NAV words that open a prompt
+def _final(before: GameState, action: Action, after: GameState) -> Final | None:
+    """Why `action`, taken in `before`, can no longer be taken back (None: it can)."""
+    if isinstance(action, Support):
+        return Final.SUPPORT
+    if isinstance(action, Swap):
+        return Final.SWAP
+    if after.turn != before.turn or after.over:
+        return Final.TURN_OVER
+    if before.pending.player != before.current:
+        return Final.OTHER_PLAYER
+    return None
+
+
 def _saving_failed(error: OSError) -> Moment:
     if error.errno == errno.ENOSPC:
         return DiskFull()

@@ -10,6 +10,7 @@ import os
 import random
 import sys
 from collections.abc import Callable, Sequence
+from dataclasses import replace
 from datetime import datetime
 from functools import lru_cache
 from pathlib import Path
@@ -114,6 +115,7 @@ def gallery() -> tuple[Screen, ...]:
         raise AssertionError("A1 has no temple beside it: the engine should refuse a leader there")
     except IllegalAction as error:
         illegal = error
+    last = messages.TakeBack(((game.before(1), game.actions[-1]),))
     found += [
         messages.mismatch(game.state, (0, 1, 16), illegal),
         messages.mismatch(game.state, (0, 1, 16), illegal, UiState(pick=1)),
@@ -122,6 +124,8 @@ def gallery() -> tuple[Screen, ...]:
         messages.camera_lost(),
         messages.error(illegal),
         screens.new_game(view(mid, actions=game.actions)),
+        messages.take_back(game.state, last),
+        messages.take_back(game.state, replace(last, final=messages.Final.TURN_OVER)),
         messages.way_back(wizard.setup(draft, differ=(10, 37, 70))),
     ]
     return tuple(found)

@@ -2,20 +2,82 @@
 
 from __future__ import annotations
 
+import enum
 from collections.abc import Sequence
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from datetime import datetime
 
-from companion.rules import GameState, IllegalAction, cell_name
+from companion.rules import Action, GameState, IllegalAction, cell_name
 from vision.reading import CellClass
 
 from .board import board_view, marks, snap_taps
 from .commands import UNDO, UiCommand
+from .deeds import deed
 from .model import LEADER_WORDS, NO_UI, TILE_WORDS, Button, Help, MarkKind, Screen, Tone, UiState
 from .screens import status
 
 OK = UiCommand.nav("close")
 BACK_TO_GAME = UiCommand.nav("back-to-game")
+TAKE_IT_BACK = UiCommand.nav("undo")  # confirmed: the takeback shown is done
+
+
+# --- taking back ----------------------------------------------------------------------------------
+
+
+class Final(enum.Enum):
+    """Why an action can no longer be taken back. As on Board Game Arena, a takeback never goes back past
+    hidden information shown, a draw from the bag, or another player's decision."""
+
+    SUPPORT = "tiles committed from hand were shown"
+    SWAP = "tiles were drawn from the bag"
+    TURN_OVER = "the turn is over"
+    OTHER_PLAYER = "another player decided"
+
+
+@dataclass(frozen=True, slots=True)
+class TakeBack:
+    """What a takeback undoes, latest first: each action with the state it was taken in. `final` is why
+    the last of them cannot be taken back (None: all can)."""
+
+    deeds: tuple[tuple[GameState, Action], ...]
+    final: Final | None = None
+
+    @property
+    def words(self) -> str:
+        return ", then ".join(deed(state, action) for state, action in self.deeds)
+
+    def why(self) -> str:
+        """Why the takeback is refused, in words."""
+        state, _ = self.deeds[-1]
+        who = state.players[state.pending.player].name
+        if self.final is Final.SUPPORT:
+            return "Tiles committed to a revolt or war were shown to the other side: play never goes back past them."
+        if self.final is Final.SWAP:
+            return "The new tiles were drawn from the bag and seen: play never goes back past a draw."
+        if self.final is Final.TURN_OVER:
+            return f"{who}'s turn is over and everybody drew back to 6: play never goes back into an earlier turn."
+        return (f"That was {who}'s decision, in {state.players[state.current].name}'s turn: a takeback never makes "
+                "another player decide again.")
+
+
+def take_back(state: GameState, plan: TakeBack, ui: UiState = NO_UI) -> Screen:
+    """"Take back" asks first, saying what will be undone, or says why it cannot be."""
+    if plan.final is not None:
+        return message(f"{plan.words[0].upper()}{plan.words[1:]} cannot be taken back", plan.why(),
+                       tone=Tone.WARNING, name="take_back_refused", ui=ui)
+    return _on_board(state, message(
+        f"Take back {plan.words}?",
+        "The game goes back to before it; then put the board back as it was: the camera checks it.",
+        tone=Tone.PROMPT, name="take_back", ui=ui,
+        buttons=(Button("Take it back", TAKE_IT_BACK, primary=True), Button("Keep it", OK))),
+        MarkKind.DIFFERS, ())
+
+
+def taken_back(screen: Screen, undone: TakeBack | None) -> Screen:
+    """After a takeback, the next screen says what was undone."""
+    if undone is None:
+        return screen
+    return replace(screen, lines=(f"Taken back: {undone.words}.", *screen.lines))
 
 
 def mismatch(state: GameState, differ: Sequence[int], error: IllegalAction | None = None,
@@ -143,12 +205,20 @@ def ambiguous(state: GameState, options: Sequence[str], cells: Sequence[int], ui
         buttons=buttons, tone=Tone.PROMPT, name="ambiguous", ui=ui), MarkKind.DIFFERS, cells)
 
 
-def takeback(state: GameState, undone: Sequence[str], ui: UiState = NO_UI) -> Screen:
-    """The board is back as it was before the `undone` actions: take them back, or is it a new move?"""
+def takeback(state: GameState, plan: TakeBack, ui: UiState = NO_UI) -> Screen:
+    """The board is back as it was before the actions `plan` would undo: take them back (when that is
+    still allowed), or is it a new move?"""
+    forward = Button("No — it is a new move", UiCommand.nav("forward"))
+    if plan.final is not None:
+        return _on_board(state, message(
+            "The board went back", f"The board is back as it was before {plan.words}, but that cannot be taken "
+            f"back. {plan.why()}", "Put the board as the game has it again, or say it is a new move.",
+            tone=Tone.WARNING, name="takeback", ui=ui,
+            buttons=(Button("I put it back", UiCommand.nav("recheck"), primary=True), forward)),
+            MarkKind.DIFFERS, ())
     return _on_board(state, message(
-        "Take it back?", f"The board is back as it was before: {', '.join(undone)}.", tone=Tone.PROMPT,
-        name="takeback", ui=ui, buttons=(Button("Take it back", UNDO, primary=True),
-                                         Button("No — it is a new move", UiCommand.nav("forward")))),
+        "Take it back?", f"The board is back as it was before {plan.words}.", tone=Tone.PROMPT,
+        name="takeback", ui=ui, buttons=(Button("Take it back", TAKE_IT_BACK, primary=True), forward)),
         MarkKind.DIFFERS, ())
 
 

@@ -73,6 +73,7 @@ class Asking(enum.Enum):
     SCORES = "scores"
     MENU = "menu"
     NEW_GAME = "new"  # "New game" asks first: one tap must never drop the evening's game
+    TAKE_BACK = "take-back"  # "Take back" says what it will undo first (messages.take_back)
 
 
 @dataclass(frozen=True, slots=True)

@@ -163,12 +163,66 @@ def test_a_board_put_back_offers_the_takeback_and_undo_works() -> None:
     assert not controller.owed
 
 
-def test_undo_from_the_button_waits_for_the_piece_to_come_off() -> None:
+def test_undo_from_the_button_says_what_it_undoes_and_waits_for_the_piece_to_come_off() -> None:
     controller = Controller(kingdoms())
     controller.on_reading(board_after("tile red F11"))
     controller.handle(UNDO)
+    screen = controller.screen()
+    assert screen.name == "take_back" and screen.title == "Take back Player 1's red temple on F11?"
+    assert len(controller.game.actions) == 1  # nothing undone before the players confirm
+    controller.handle(UiCommand.key(Key.OK))  # "Take it back"
     assert controller.game.actions == ()
     assert [str(o) for o in controller.owed] == ["remove the red tile from F11"]
+    assert controller.screen().lines[0] == "Taken back: Player 1's red temple on F11."
+
+
+def test_a_takeback_can_be_kept_and_goes_back_several_steps() -> None:
+    controller = Controller(kingdoms())
+    controller.on_reading(board_after("tile red C3"))
+    controller.handle(UiCommand.action("no-monument"))
+    controller.handle(UiCommand.key(Key.BACK, long=True))  # a long press of back: take back
+    assert controller.screen().title == "Take back Player 1's choice of no monument?"
+    controller.handle(UiCommand.key(Key.BACK))  # "Keep it"
+    assert len(controller.game.actions) == 2 and controller.screen().name == "turn"
+    for _ in range(2):
+        controller.handle(UNDO)
+        controller.handle(UiCommand.nav("undo"))
+    assert controller.game.actions == ()
+    assert controller.screen().lines[0] == ("Taken back: Player 1's choice of no monument, "
+                                            "then Player 1's red temple on C3.")
+    controller.on_reading(board_after())
+    controller.on_reading(board_after("tile red F11"))  # a new move: the note of what was undone goes
+    assert not any(line.startswith("Taken back") for line in controller.screen().lines)
+
+
+def test_support_shown_cannot_be_taken_back_and_the_screen_says_why() -> None:
+    controller = Controller(kingdoms())
+    controller.on_reading(board_after("leader red H8"))
+    controller.handle(UiCommand.action("support 1"))  # the attacker shows one temple
+    controller.handle(UNDO)
+    screen = controller.screen()
+    assert screen.name == "take_back_refused"
+    assert screen.title == "Player 1's 1 red temple committed from hand cannot be taken back"
+    assert "never goes back past them" in " ".join(screen.lines)
+    assert not any(b.command == UiCommand.nav("undo") for b in screen.buttons)
+    controller.handle(UiCommand.nav("undo"))  # even if asked: nothing happens
+    assert [str(a) for a in controller.game.actions] == ["leader red H8", "support 1"]
+    controller.handle(UiCommand.key(Key.OK))
+    assert controller.screen().name == "support"
+
+
+def test_a_turn_that_ended_cannot_be_taken_back_even_when_the_board_went_back() -> None:
+    controller = Controller(kingdoms())
+    controller.on_reading(board_after("tile red F11"))
+    controller.on_reading(board_after("tile red F11", "tile red G11"))  # the second action ends the turn
+    assert controller.state.current == 1
+    controller.on_reading(board_after("tile red F11"))  # G11 lifted again
+    screen = controller.screen()
+    assert screen.name == "takeback" and "cannot be taken back" in " ".join(screen.lines)
+    assert "Player 1's turn is over" in " ".join(screen.lines)
+    assert [b.label for b in screen.buttons] == ["I put it back", "No — it is a new move"]
+    controller.handle(UNDO)  # a long press of back changes nothing either
+    assert len(controller.game.actions) == 2
 
 
 def test_nothing_to_undo_is_said_plainly() -> None:
@@ -499,3 +553,38 @@ def test_the_tally_asks_before_a_new_game() -> None:
     assert controller.screen().name == "new_game" and not controller.new_game
     controller.handle(UiCommand.key(Key.BACK))
     assert controller.screen() == tally
+
+
+def test_a_swap_cannot_be_taken_back_nor_another_players_decision() -> None:
+    controller = Controller(Game.new(2, hidden_hands=True))
+    controller.handle(UiCommand.action("swap 2"))
+    controller.handle(UNDO)
+    screen = controller.screen()
+    assert screen.name == "take_back_refused" and "drawn from the bag" in " ".join(screen.lines)
+    # The treasure Player 2's trader took in Player 1's turn: Player 1 cannot make them choose again.
+    game = position(TRADER, leaders={"G": (1, GREEN)}, hands=["rrbkkk", "rrgkkk"])
+    other = Controller(game)
+    other.handle(UiCommand.action("tile red F10"))  # joins G10's treasure to the kingdom of Player 2's trader
+    assert other.state.pending.kind is PendingKind.TREASURE and other.state.pending.player == 1
+    other.handle(UiCommand.action("treasure G10"))
+    other.handle(UNDO)
+    screen = other.screen()
+    assert screen.name == "take_back_refused"
+    assert screen.title == "Player 2's treasure taken from G10 cannot be taken back"
+    assert "That was Player 2's decision, in Player 1's turn" in screen.lines[0]
+
+
+TRADER = """
+     ABCDEFGHIJKLMNOP
+  1  ................
+  2  ................
+  3  ................
+  4  ................
+  5  ................
+  6  ................
+  7  ................
+  8  ................
+  9  ................
+ 10  ...tG.t.........
+ 11  ................
+"""

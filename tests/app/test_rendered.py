@@ -46,11 +46,17 @@ def test_rendered_moves_illegal_placements_quick_doubles_and_takebacks() -> None
     show(controller, eyes, board())  # the leader is taken off again
     assert controller.screen().name == "turn"
     show(controller, eyes, board("tile black H4", "tile green L11"))  # both before the camera looks
-    assert sorted(str(a) for a in controller.game.actions) == ["tile black H4", "tile green L11"]
-    first = str(controller.game.actions[0])
-    show(controller, eyes, board(first))  # the second tile taken back by hand
+    played = [str(a) for a in controller.game.actions]
+    assert sorted(played) == ["tile black H4", "tile green L11"]
+    show(controller, eyes, board(played[0]))  # the second tile lifted by hand: that ended the turn
+    assert controller.screen().name == "takeback"
+    assert "cannot be taken back" in " ".join(controller.screen().lines)  # tiles were drawn since
+    show(controller, eyes, board(*played))  # put back
+    assert controller.screen().name == "turn" and controller.state.current == 1
+    show(controller, eyes, board(*played, "tile red F11"))
+    show(controller, eyes, board(*played))  # the next player's tile taken back by hand, in their turn
     assert controller.screen().name == "takeback"
     assert "The board is back as it was before" in " ".join(controller.screen().lines)
     controller.handle(UiCommand.key(Key.OK))
-    assert [str(a) for a in controller.game.actions] == [first]
+    assert [str(a) for a in controller.game.actions] == played
     assert controller.screen().name == "turn"
