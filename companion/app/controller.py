@@ -42,7 +42,7 @@ from companion.tracker import (
 )
 from companion.ui import messages, screens
 from companion.ui.commands import UiCommand, Verb
-from companion.ui.messages import Final, TakeBack
+from companion.ui.messages import Final, Foreseen, TakeBack
 from companion.ui.model import Screen, UiState
 from companion.ui.screens import Asking, Notice, Result
 from vision.reading import BoardReading, CellClass, CellReading, ReadStatus
@@ -501,6 +501,15 @@ class Controller:
             return messages.taken_back(messages.owed(state, [(o.cell, str(o)) for o in owed], self.ui), self.undone)
         return messages.taken_back(messages.camera_note(screens.for_state(view), self.looking), self.undone)
 
+    def _foresee(self, actions: Sequence[Action]) -> Foreseen:
+        """What `actions` would lead to, tried on a copy of the game."""
+        game = Game.from_state(self.game.config, self.state)
+        deeds, events = [], []
+        for action in actions:
+            deeds.append((game.state, action))
+            events += game.apply(action)
+        return Foreseen(tuple(deeds), tuple(events))
+
     def _moment_screen(self, moment: Moment) -> Screen:
         state, ui = self.state, self.ui
         if isinstance(moment, DiskFull):
@@ -524,8 +533,7 @@ class Controller:
                 return messages.mismatch(state, moment.cells, None, ui)
             return messages.unreadable(state, moment.cells, ui)  # most likely the light, or something over it
         if isinstance(moment, Ambiguous):
-            options = [" then ".join(str(a) for a in option) for option in moment.options]
-            return messages.ambiguous(state, options, moment.cells, ui)
+            return messages.ambiguous(state, [self._foresee(option) for option in moment.options], moment.cells, ui)
         return messages.takeback(state, self.plan(moment.steps), ui)
 
 

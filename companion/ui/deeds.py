@@ -22,12 +22,12 @@ from companion.rules import (
 )
 
 
-def deed(state: GameState, action: Action) -> str:
-    """`action`, taken in `state`, as the players say it: whose it is, what and where."""
+def deed(state: GameState, action: Action, *, whose: bool = True) -> str:
+    """`action`, taken in `state`, as the players say it: whose it is (unless not `whose`), what and where."""
     who = state.players[state.pending.player]
-    mine = f"{who.name}'s"
+    mine = f"{who.name}'s" if whose else "the"
     if isinstance(action, PlaceTile):
-        return f"{mine} {action.colour.value} {action.colour.tile_name} on {cell_name(action.cell)}"
+        return f"{mine if whose else 'a'} {action.colour.value} {action.colour.tile_name} on {cell_name(action.cell)}"
     if isinstance(action, PlaceLeader):
         leader = f"{mine} {action.colour.value} {action.colour.leader_name} on {cell_name(action.cell)}"
         came = who.leader_cell(action.colour)
@@ -37,7 +37,7 @@ def deed(state: GameState, action: Action) -> str:
         where = f" from {cell_name(came)}" if came != NO_CELL else ""
         return f"{mine} {action.colour.value} {action.colour.leader_name} withdrawn{where}"
     if isinstance(action, PlaceCatastrophe):
-        return f"{mine} catastrophe on {cell_name(action.cell)}"
+        return f"{mine if whose else 'a'} catastrophe on {cell_name(action.cell)}"
     if isinstance(action, Swap):
         return f"{mine} swap of {action.count} tile{'s' if action.count != 1 else ''}"
     if isinstance(action, Pass):
@@ -53,5 +53,5 @@ def deed(state: GameState, action: Action) -> str:
     if isinstance(action, DeclineMonument):
         return f"{mine} choice of no monument"
     if isinstance(action, TakeTreasure):
-        return f"{mine} treasure taken from {cell_name(action.cell)}"
+        return f"{mine} treasure {'taken ' if whose else ''}from {cell_name(action.cell)}"
     return f"{mine} {action}"  # a support outside a conflict: the engine refuses it before it is said

@@ -16,7 +16,17 @@ from functools import lru_cache
 from pathlib import Path
 
 from companion.hardware.display import LANDSCAPE, PORTRAIT
-from companion.rules import Conflict, Event, EventKind, Game, IllegalAction, PendingKind, parse_cell, replay
+from companion.rules import (
+    Conflict,
+    Event,
+    EventKind,
+    Game,
+    IllegalAction,
+    PendingKind,
+    PlaceTile,
+    parse_cell,
+    replay,
+)
 
 from . import messages, screens, wizard
 from .commands import UiCommand
@@ -127,8 +137,19 @@ def gallery() -> tuple[Screen, ...]:
         messages.take_back(game.state, last),
         messages.take_back(game.state, replace(last, final=messages.Final.TURN_OVER)),
         messages.way_back(wizard.setup(draft, differ=(10, 37, 70))),
+        messages.ambiguous(game.state, two_ways(game), (0, 1)),
     ]
     return tuple(found)
+
+
+def two_ways(game: Game) -> tuple[messages.Foreseen, ...]:
+    """Two tiles of different colours the position allows, as two ways to read one change."""
+    tiles = [a for a in game.legal_actions() if isinstance(a, PlaceTile)]
+    ways = []
+    for action in (tiles[0], next(a for a in tiles if a.colour is not tiles[0].colour)):
+        trial = Game.from_state(game.config, game.state)
+        ways.append(messages.Foreseen(((trial.state, action),), tuple(trial.apply(action))))
+    return tuple(ways)
 
 
 def file_name(screen: Screen, index: int, size: tuple[int, int]) -> str:

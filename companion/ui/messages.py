@@ -7,7 +7,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from datetime import datetime
 
-from companion.rules import Action, GameState, IllegalAction, cell_name
+from companion.rules import Action, Event, EventKind, GameState, IllegalAction, cell_name
 from vision.reading import CellClass
 
 from .board import board_view, marks, snap_taps
@@ -197,12 +197,47 @@ def unreadable(state: GameState, cells: Sequence[int], ui: UiState = NO_UI) -> S
         MarkKind.DIFFERS, cells)
 
 
-def ambiguous(state: GameState, options: Sequence[str], cells: Sequence[int], ui: UiState = NO_UI) -> Screen:
-    """The board can be read more than one way: the players say which `options` happened."""
-    buttons = tuple(Button(option, UiCommand.choose("explain", i)) for i, option in enumerate(options))
-    return _on_board(state, message(
-        "What happened?", "The board can be read more than one way: say which is right.",
-        buttons=buttons, tone=Tone.PROMPT, name="ambiguous", ui=ui), MarkKind.DIFFERS, cells)
+@dataclass(frozen=True, slots=True)
+class Foreseen:
+    """One way to read the board: its actions, each with the state it is taken in, and what follows."""
+
+    deeds: tuple[tuple[GameState, Action], ...]
+    events: tuple[Event, ...]
+
+    @property
+    def words(self) -> str:
+        text = ", then ".join(deed(state, action, whose=False) for state, action in self.deeds)
+        return text[0].upper() + text[1:]
+
+    @property
+    def outcome(self) -> str:
+        """What it leads to: the points, then a revolt or a war, a monument to build, leaders sent home, the
+        turn passing."""
+        players = self.deeds[0][0].players
+        points: dict[tuple[int, str], int] = {}
+        for e in self.events:
+            if e.kind is EventKind.SCORED and e.player is not None and e.colour is not None:
+                points[e.player, e.colour.value] = points.get((e.player, e.colour.value), 0) + e.amount
+        said = [f"{players[seat].name} scores {n} {colour} point{'s' if n != 1 else ''}"
+                for (seat, colour), n in points.items()]
+        said += [e.text for e in self.events if e.kind in _FORESEEN]
+        return "; ".join(said) if said else "no points"
+
+
+# Besides the points, what is worth telling apart when the board can be read more than one way.
+_FORESEEN = frozenset({EventKind.KINGDOMS_UNITED, EventKind.REVOLT_STARTED, EventKind.WAR_STARTED,
+                       EventKind.LEADER_EXILED, EventKind.MONUMENT_POSSIBLE, EventKind.TREASURE_TAKEN,
+                       EventKind.TURN_ENDED})
+
+
+def ambiguous(state: GameState, options: Sequence[Foreseen], cells: Sequence[int], ui: UiState = NO_UI) -> Screen:
+    """The board can be read more than one way: each way in words with what it leads to; the players say
+    which happened."""
+    lines = ["The board can be read more than one way: which is right?",
+             *(f"{option.words}: {option.outcome}." for option in options)]
+    buttons = tuple(Button(option.words, UiCommand.choose("explain", i)) for i, option in enumerate(options))
+    return _on_board(state, message("What happened?", *lines, buttons=buttons, tone=Tone.PROMPT,
+                                    name="ambiguous", ui=ui), MarkKind.DIFFERS, cells)
 
 
 def takeback(state: GameState, plan: TakeBack, ui: UiState = NO_UI) -> Screen:

@@ -147,7 +147,13 @@ def test_an_ambiguous_board_asks_which_happened() -> None:
     controller.on_reading(board_after("tile black C5", "tile black D5"))
     screen = controller.screen()
     assert screen.name == "ambiguous" and len(screen.buttons) == 2
-    choice = next(b.command for b in screen.buttons if b.label == "tile black C5 then tile black D5")
+    # In words, with what each way leads to: the order decides whether D5 scores too.
+    assert ("A black settlement on C5, then a black settlement on D5: Player 1 scores 2 black points; "
+            "Player 2's turn.") in screen.lines
+    assert ("A black settlement on D5, then a black settlement on C5: Player 1 scores 1 black point; "
+            "Player 2's turn.") in screen.lines
+    choice = next(b.command for b in screen.buttons
+                  if b.label == "A black settlement on C5, then a black settlement on D5")
     controller.handle(choice)
     assert [str(a) for a in controller.game.actions] == ["tile black C5", "tile black D5"]
     assert controller.state.players[0].points[BLACK.index] == 2
