@@ -41,6 +41,7 @@ from companion.tracker import (
     tall_squares,
 )
 from companion.ui import messages, screens
+from companion.ui.advice import CameraTrouble, Trouble
 from companion.ui.commands import UiCommand, Verb
 from companion.ui.messages import Final, Foreseen, TakeBack
 from companion.ui.model import Screen, UiState
@@ -72,6 +73,8 @@ FEW_SQUARES = 6  # unreadable squares the players are asked to name one by one; 
 EDGE_PATIENCE = 3  # still looks refused for the same patch at the edge before the players are asked about it
 _CAMERA_TROUBLE = frozenset({ReadStatus.NO_BOARD, ReadStatus.BOARD_MOVED, ReadStatus.BAD_FRAME,
                              ReadStatus.NOT_CALIBRATED})
+_TROUBLES = {ReadStatus.NO_BOARD: CameraTrouble.NO_BOARD, ReadStatus.BOARD_MOVED: CameraTrouble.BOARD_MOVED,
+             ReadStatus.BAD_FRAME: CameraTrouble.NO_PICTURE, ReadStatus.NOT_CALIBRATED: CameraTrouble.NOT_CALIBRATED}
 
 
 # --- what stops the normal flow until the players deal with it (a closed union, like the tracker's outcomes) --
@@ -148,6 +151,7 @@ class Controller:
     undone: TakeBack | None = None  # what the players took back since the last action, said on the next screens
     reading: BoardReading | None = None  # the last usable reading, re-examined after each decision
     looking: str = ""  # a word for the status line while the camera waits for a clear view
+    trouble: Trouble | None = None  # the last still board was refused: said on the screen until one is read
     corrections: dict[int, CellClass] = field(default_factory=dict)  # named by the players, until a hand moves
     # The camera refuses to read while unreadable squares at the edge look like an arm reaching in.
     # Seen for the same squares EDGE_PATIENCE times, the players are asked; squares they say nothing
@@ -184,6 +188,7 @@ class Controller:
 
     def on_reading(self, reading: BoardReading) -> Outcome | None:
         """A still board was read: reconcile it. Returns what the tracker found (None when ignored)."""
+        self.trouble = _trouble(reading)
         if not reading.ok:
             if reading.status in _CAMERA_TROUBLE:
                 self.looking = reading.message or reading.status.value
@@ -491,15 +496,19 @@ class Controller:
         if moment is not None:
             return self._moment_screen(moment)
         view = screens.TableView(state, self.game.config, self.ui, self.events, self.asking,
-                                 actions=self.game.actions)
+                                 actions=self.game.actions, camera=self.trouble)
         if self.asking is Asking.TAKE_BACK and self.game.actions:
             return messages.take_back(state, self.plan(1), self.ui)
         if self.asking is None and self.notices:
             return screens.notice(view, self.notices[0])
         owed = self.owed
         if self.asking is None and owed and state.pending.kind is PendingKind.ACTION:
-            return messages.taken_back(messages.owed(state, [(o.cell, str(o)) for o in owed], self.ui), self.undone)
-        return messages.taken_back(messages.camera_note(screens.for_state(view), self.looking), self.undone)
+            chores = messages.owed(state, [(o.cell, str(o)) for o in owed], self.ui, self.trouble)
+            return messages.taken_back(chores, self.undone)
+        shown = screens.for_state(view)
+        if self.trouble is None:  # else the screen already says why the camera waits
+            shown = messages.camera_note(shown, self.looking)
+        return messages.taken_back(shown, self.undone)
 
     def _foresee(self, actions: Sequence[Action]) -> Foreseen:
         """What `actions` would lead to, tried on a copy of the game."""
@@ -538,6 +547,19 @@ class Controller:
 
 
 _ASKED = {asking.value: asking for asking in Asking}  # the NAV words that open a prompt
+def _trouble(reading: BoardReading) -> Trouble | None:
+    """Why a still board was refused, for the players (None: it was read). A refusal for something at
+    the edge names its squares (an arm reaching in); one without squares is a covered marker or border,
+    which the camera's message names."""
+    if reading.ok:
+        return None
+    if reading.status is ReadStatus.MOVING:
+        kind = CameraTrouble.ARM if reading.low_confidence else CameraTrouble.COVERED
+    else:
+        kind = _TROUBLES[reading.status]
+    return Trouble(kind, reading.message or reading.status.value, reading.low_confidence)
+
+
 def _final(before: GameState, action: Action, after: GameState) -> Final | None:
     """Why `action`, taken in `before`, can no longer be taken back (None: it can)."""
     if isinstance(action, Support):

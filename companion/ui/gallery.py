@@ -29,6 +29,7 @@ from companion.rules import (
 )
 
 from . import messages, screens, wizard
+from .advice import CameraTrouble, Trouble
 from .commands import UiCommand
 from .model import Screen, UiState
 from .screens import Asking, TableView
@@ -138,6 +139,8 @@ def gallery() -> tuple[Screen, ...]:
         messages.take_back(game.state, replace(last, final=messages.Final.TURN_OVER)),
         messages.way_back(wizard.setup(draft, differ=(10, 37, 70))),
         messages.ambiguous(game.state, two_ways(game), (0, 1)),
+        screens.turn(view(mid, camera=Trouble(CameraTrouble.COVERED, "Something lies over the board's left edge: "
+                                              "a hand, a cup, a deep shadow?"))),
     ]
     return tuple(found)
 

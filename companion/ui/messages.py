@@ -10,6 +10,7 @@ from datetime import datetime
 from companion.rules import Action, Event, EventKind, GameState, IllegalAction, cell_name
 from vision.reading import CellClass
 
+from .advice import Trouble
 from .board import board_view, marks, snap_taps
 from .commands import UNDO, UiCommand
 from .deeds import deed
@@ -163,11 +164,13 @@ def _on_board(state: GameState, screen: Screen, kind: MarkKind, cells: Sequence[
     return replace(screen, status=status(state), board=board_view(state, marks(kind, cells)))
 
 
-def owed(state: GameState, chores: Sequence[tuple[int, str]], ui: UiState = NO_UI) -> Screen:
-    """Pieces the rules sent off (or turned) are still on the table: `chores` are (square, what to do)."""
+def owed(state: GameState, chores: Sequence[tuple[int, str]], ui: UiState = NO_UI,
+         camera: Trouble | None = None) -> Screen:
+    """Pieces the rules sent off (or turned) are still on the table: `chores` are (square, what to do).
+    `camera`: why the camera reads nothing meanwhile."""
     return _on_board(state, message(
         "Put the board right", *(f"Please {chore}." for _, chore in chores),
-        "The camera checks it: play goes on when it is done.",
+        *(camera.lines if camera is not None else ("The camera checks it: play goes on when it is done.",)),
         tone=Tone.WARNING, name="owed", ui=ui,
         buttons=(Button("Done — look again", UiCommand.nav("recheck"), primary=True),)),
         MarkKind.REMOVE, [cell for cell, _ in chores])

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import enum
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from companion.rules import (
     Action,
@@ -29,6 +29,7 @@ from companion.rules import (
     support_colour,
 )
 
+from .advice import Trouble
 from .board import board_view, marks, snap_taps
 from .commands import UNDO, UiCommand
 from .model import (
@@ -87,6 +88,7 @@ class TableView:
     asking: Asking | None = None  # a prompt the players opened
     differ: tuple[int, ...] = ()  # squares where the camera sees something else than the game
     actions: tuple[Action, ...] | None = None  # the actions played so far, when known
+    camera: Trouble | None = None  # the camera reads nothing, and why
 
 
 # --- what the players see after an action, before play goes on (a closed union) -----------------------
@@ -168,7 +170,15 @@ def picture(view: TableView, own: Iterable[Mark] = (), *, tappable: bool = False
 
 
 def for_state(view: TableView) -> Screen:
-    """The screen for the pending decision (or the prompt the players opened)."""
+    """The screen for the pending decision (or the prompt the players opened). The turn screen says why
+    the camera reads nothing instead of asking for a move; the others add it at the end."""
+    screen = _for_state(view)
+    if view.camera is None or screen.name == "turn":
+        return screen
+    return replace(screen, lines=(*screen.lines, *view.camera.lines))
+
+
+def _for_state(view: TableView) -> Screen:
     if view.asking is Asking.SWAP:
         return swap(view)
     if view.asking is Asking.SCORES:
@@ -236,7 +246,9 @@ def _screen(ui: UiState, **fields: object) -> Screen:
 def turn(view: TableView) -> Screen:
     state = view.state
     seat = state.pending.player
-    lines = ["Place a tile, position a leader or play a catastrophe on the board: the camera sees it."]
+    camera = view.camera
+    lines = list(camera.lines) if camera is not None else [
+        "Place a tile, position a leader or play a catastrophe on the board: the camera sees it."]
     lines += [event.text for event in view.events if event.kind in (EventKind.SCORED, EventKind.LEADER_EXILED)]
     lines.append("Leaders: " + " · ".join(f"{DYNASTY_LETTERS.get(p.dynasty, '?')} {p.name}" for p in state.players))
     buttons = (
@@ -247,7 +259,8 @@ def turn(view: TableView) -> Screen:
     )
     return _screen(
         view.ui, name="turn", title=f"{name(state, seat)}'s turn", status=status(state), lines=tuple(lines),
-        buttons=buttons, board=picture(view), help=TURN_TIPS[state.turn % len(TURN_TIPS)], tone=Tone.PROMPT,
+        buttons=buttons, board=picture(view, marks(MarkKind.DIFFERS, camera.cells if camera else ())),
+        help=TURN_TIPS[state.turn % len(TURN_TIPS)], tone=Tone.PROMPT if camera is None else Tone.WARNING,
     )
 
 

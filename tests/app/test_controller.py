@@ -10,8 +10,9 @@ from companion.app.table import reading_of
 from companion.rules import Action, Event, Game, PendingKind, parse_cell, position
 from companion.rules.pieces import BLACK, GREEN, RED
 from companion.tracker import Look, expected_cells
+from companion.ui.advice import ADVICE, CameraTrouble
 from companion.ui.commands import UNDO, Key, UiCommand, Verb
-from companion.ui.model import MarkKind
+from companion.ui.model import MarkKind, Tone
 from vision.reading import BoardReading, CellClass, CellReading, ReadStatus
 
 KINGDOMS = """
@@ -594,3 +595,32 @@ TRADER = """
  10  ...tG.t.........
  11  ................
 """
+
+
+def test_a_refused_reading_replaces_the_turns_instruction_with_why_where_and_what_to_do() -> None:
+    controller = Controller(kingdoms())
+    covered = BoardReading(ReadStatus.MOVING, board_found=True, hands_in_view=True,
+                           message="Something covers the top-left marker: a hand over the board?")
+    controller.on_reading(covered)
+    screen = controller.screen()
+    assert screen.name == "turn" and screen.tone is Tone.WARNING
+    assert screen.lines[:2] == ("Camera: Something covers the top-left marker: a hand over the board?",
+                                ADVICE[CameraTrouble.COVERED])
+    assert not any(line.startswith("Place a tile") for line in screen.lines)
+    arm = (parse_cell("A10"), parse_cell("A11"))
+    controller.on_reading(BoardReading(ReadStatus.MOVING, board_found=True, hands_in_view=True,
+                                       message="Something reaches in over the edge of the board: a hand?",
+                                       low_confidence=arm))
+    screen = controller.screen()
+    assert screen.lines[1] == ADVICE[CameraTrouble.ARM]
+    assert screen.board is not None and screen.board.marked(MarkKind.DIFFERS) == arm  # where
+    controller.on_reading(board_after())
+    assert controller.screen().lines[0].startswith("Place a tile")  # read again: back to the turn
+
+
+def test_the_camera_trouble_is_said_on_the_other_screens_too() -> None:
+    controller = Controller(kingdoms())
+    controller.on_reading(board_after("leader red H8"))
+    controller.on_reading(BoardReading(ReadStatus.NO_BOARD, message="No board marker is in view"))
+    screen = controller.screen()
+    assert screen.name == "support" and screen.lines[-1] == ADVICE[CameraTrouble.NO_BOARD]
