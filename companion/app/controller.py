@@ -510,15 +510,6 @@ class Controller:
             shown = messages.camera_note(shown, self.looking)
         return messages.taken_back(shown, self.undone)
 
-    def _foresee(self, actions: Sequence[Action]) -> Foreseen:
-        """What `actions` would lead to, tried on a copy of the game."""
-        game = Game.from_state(self.game.config, self.state)
-        deeds, events = [], []
-        for action in actions:
-            deeds.append((game.state, action))
-            events += game.apply(action)
-        return Foreseen(tuple(deeds), tuple(events))
-
     def _moment_screen(self, moment: Moment) -> Screen:
         state, ui = self.state, self.ui
         if isinstance(moment, DiskFull):
@@ -542,7 +533,8 @@ class Controller:
                 return messages.mismatch(state, moment.cells, None, ui)
             return messages.unreadable(state, moment.cells, ui)  # most likely the light, or something over it
         if isinstance(moment, Ambiguous):
-            return messages.ambiguous(state, [self._foresee(option) for option in moment.options], moment.cells, ui)
+            options = [Foreseen.trying(self.game.config, state, option) for option in moment.options]
+            return messages.ambiguous(state, options, moment.cells, ui)
         return messages.takeback(state, self.plan(moment.steps), ui)
 
 

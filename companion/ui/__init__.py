@@ -28,7 +28,8 @@ ACTION (an engine action text: "support 3", "swap 2", "pass", "war red", "monume
 "no-monument", "treasure B2"), TAP (a board square), PICK (a square as the first step of a choice),
 ENTRY / FOCUS / PEEK (the screen's own state, kept in `UiState`), CHOOSE ("players=3",
 "correct=F7 red tile", "points=5"), UNDO (take back the last action; also a long press of back),
-MENU, NAV ("done", "close", "swap", "scores", "recheck", "start", "retry", "new", …).
+MENU, NAV ("done", "close", "swap", "scores", "recheck", "start", "retry", "new" (asks first),
+"start-new", "undo" (a takeback confirmed), "back-to-game", …).
 
 Screens (each a pure function returning a `Screen`):
 - `screens`: `for_state` (turn, swap, support for revolts and wars with the `conflict_panel`,
@@ -39,13 +40,16 @@ Screens (each a pure function returning a `Screen`):
   `ManualTally` + `manual_tally` (drafts the controller keeps; `draft.apply(command)`).
 - `messages`: `mismatch` (squares that differ, the rule broken, put it right / correct a misread /
   take back), `correct`, `owed` (pieces still to lift), `edge`, `unreadable`, `ambiguous`, `takeback`,
-  `camera_note`, `message`, `resuming`, `disk_full`, `camera_lost`, `error`. Every word the players read
-  is written here or in `screens` and `wizard`, never in the controller.
+  `camera_note`, `message`, `resuming`, `disk_full`, `camera_lost`, `error`, `take_back` (what a takeback
+  undoes, or why it cannot), `way_back`. `deeds` words an action ("Bull's red temple on F7"); `advice`
+  says what to do when the camera reads nothing (the README quotes it). Every word the players read is
+  written in `ui`, never in the controller.
 
 `python -m companion.ui.gallery OUTDIR` saves every screen at 800×480 and 720×1280;
 `python -m companion.ui.gallery --show [--size 720x1280] [--rotation 90]` browses them on the display
 with touch, keys and GPIO buttons, printing every command (a check of the panel and the wiring).
-The renderer modules import pygame; `commands`, `model`, `board`, `screens`, `wizard`, `messages` do not.
+The renderer modules import pygame; `commands`, `model`, `board`, `screens`, `wizard`, `messages`, `deeds`,
+`advice` do not.
 """
 
 from .commands import Key, UiCommand, Verb

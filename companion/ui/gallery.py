@@ -148,11 +148,8 @@ def gallery() -> tuple[Screen, ...]:
 def two_ways(game: Game) -> tuple[messages.Foreseen, ...]:
     """Two tiles of different colours the position allows, as two ways to read one change."""
     tiles = [a for a in game.legal_actions() if isinstance(a, PlaceTile)]
-    ways = []
-    for action in (tiles[0], next(a for a in tiles if a.colour is not tiles[0].colour)):
-        trial = Game.from_state(game.config, game.state)
-        ways.append(messages.Foreseen(((trial.state, action),), tuple(trial.apply(action))))
-    return tuple(ways)
+    other = next(a for a in tiles if a.colour is not tiles[0].colour)
+    return tuple(messages.Foreseen.trying(game.config, game.state, (action,)) for action in (tiles[0], other))
 
 
 def file_name(screen: Screen, index: int, size: tuple[int, int]) -> str:

@@ -7,7 +7,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from datetime import datetime
 
-from companion.rules import Action, Event, EventKind, GameState, IllegalAction, cell_name
+from companion.rules import Action, Event, EventKind, Game, GameConfig, GameState, IllegalAction, cell_name
 from vision.reading import CellClass
 
 from .advice import Trouble
@@ -206,6 +206,17 @@ class Foreseen:
 
     deeds: tuple[tuple[GameState, Action], ...]
     events: tuple[Event, ...]
+
+    @classmethod
+    def trying(cls, config: GameConfig, state: GameState, actions: Sequence[Action]) -> Foreseen:
+        """What `actions` would lead to from `state`, tried on a copy of the game."""
+        game = Game.from_state(config, state)
+        deeds: list[tuple[GameState, Action]] = []
+        events: list[Event] = []
+        for action in actions:
+            deeds.append((game.state, action))
+            events += game.apply(action)
+        return cls(tuple(deeds), tuple(events))
 
     @property
     def words(self) -> str:
