@@ -539,6 +539,8 @@ class Controller:
 
 
 _ASKED = {asking.value: asking for asking in Asking}  # the NAV words that open a prompt
+
+
 def _trouble(reading: BoardReading) -> Trouble | None:
     """Why a still board was refused, for the players (None: it was read). A refusal for something at
     the edge names its squares (an arm reaching in); one without squares is a covered marker or border,

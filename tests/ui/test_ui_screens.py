@@ -194,7 +194,11 @@ def test_treasure_lists_the_choices_and_a_tap_near_one_takes_it() -> None:
 
 def test_end_of_turn_warns_when_the_bag_runs_low() -> None:
     found = play_until(happened(EventKind.BAG_LOW))
-    screen = screens.notice(view(found), notice(found))
+    ended = notice(found)
+    screen = screens.notice(view(found), ended)
+    game, _ = found
+    assert isinstance(ended, screens.TurnEnd) and ended.actor != game.state.current
+    assert screen.status.startswith(game.state.players[ended.actor].name) and "turn over" in screen.status
     assert screen.tone is Tone.WARNING and screen.help is not None and screen.help.page == 14
     assert "Everybody draws back to 6 tiles" in screen.lines
     assert any("tiles left in the bag" in line for line in screen.lines)
