@@ -8,7 +8,7 @@ escapes: a camera that hands over garbage gets a BAD_FRAME reading, not a crash 
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import replace
 
 import numpy as np
@@ -16,7 +16,7 @@ import numpy as np
 from vision import classify, gate, geometry, rectify
 from vision.calibration import MARKER_NAMES, Calibration, align
 from vision.camera import Camera, CameraError
-from vision.reading import CELLS, COLOURS, COLUMNS, ROWS, BoardReading, CellClass, CellReading, ReadStatus
+from vision.reading import CELLS, COLUMNS, ROWS, BoardReading, CellClass, CellReading, ReadStatus, block_cells
 
 MIN_SIDE = 64  # px: smaller frames cannot show 176 squares
 DARK = 12.0  # mean grey level under which the picture is black
@@ -52,6 +52,8 @@ class Observer:
     face_down: squares the game says may hold a face-down tile (under a monument built or about
         to be), set by the companion; None (not told) means anywhere. Elsewhere a square that
         comes near its printed pattern under a glare is read as bare.
+    candidates: for each square, every class the rules allow there at the next look, set by the
+        companion; None (not told) means any class. Not used by the reading yet.
     """
 
     def __init__(
@@ -66,6 +68,7 @@ class Observer:
         self.tall: frozenset[int] = frozenset()
         self.excused: frozenset[int] = frozenset()
         self.face_down: frozenset[int] | None = None
+        self.candidates: tuple[frozenset[CellClass], ...] | None = None
         self.calibration: Calibration | None = None
         self._dynasties: dict[int, tuple[CellClass, np.ndarray, str | None]] = {}
         if calibration is not None:
@@ -78,6 +81,10 @@ class Observer:
         if calibration.rim is not None:
             places = gate.rim_places(calibration.homography, calibration.image_size)
             self.gate.watch_rim(places, calibration.rim)
+
+    def agree(self, shown: Sequence[CellReading]) -> None:
+        """The game agreed with the board of the last reading: `shown` is what each square shows.
+        Every read is still absolute: nothing is kept of it yet."""
 
     def feed(self, frame: object, small: np.ndarray | None = None) -> BoardReading:
         """One frame of the stream: a reading once the board is still and clear, else why not.
@@ -178,7 +185,7 @@ class Observer:
         if references.dynasty_keys:
             cells = tuple(
                 replace(cell, dynasty=self._dynasty(frame, alignment.calibration.homography, i, cell.cls))
-                if cell.cls.name.startswith("LEADER_")
+                if cell.cls.is_leader
                 else cell
                 for i, cell in enumerate(cells)
             )
@@ -288,7 +295,7 @@ def _joined(squares: set[int]) -> list[set[int]]:
 _ON_RIVER = frozenset({CellClass.EMPTY_RIVER, CellClass.TILE_BLUE})
 _ON_LAND = frozenset(
     {CellClass.EMPTY_LAND, CellClass.TILE_RED, CellClass.TILE_GREEN, CellClass.TILE_BLACK, CellClass.TREASURE}
-    | {CellClass[f"LEADER_{colour.upper()}"] for colour in COLOURS}
+    | {cls for cls in CellClass if cls.is_leader}
 )
 
 
@@ -296,7 +303,7 @@ def _block(top: int) -> tuple[int, int, int, int] | None:
     """The 2×2 block of squares whose top-left one is `top`, if the board has room for it."""
     if top % COLUMNS == COLUMNS - 1 or top >= CELLS - COLUMNS:
         return None
-    return (top, top + 1, top + COLUMNS, top + COLUMNS + 1)
+    return block_cells(top)
 
 
 _QUADS = tuple(frozenset(block) for top in range(CELLS) if (block := _block(top)))

@@ -14,6 +14,7 @@ from datetime import datetime
 from typing import Protocol
 
 from companion.app.hand_tally import HandTally
+from companion.commands import UiCommand, Verb
 from companion.rules import (
     Action,
     CompanionError,
@@ -26,6 +27,7 @@ from companion.rules import (
     Swap,
     parse_cell,
 )
+from companion.sight import candidates
 from companion.tracker import (
     Ambiguous,
     Explained,
@@ -42,7 +44,7 @@ from companion.tracker import (
 )
 from companion.ui import messages, screens
 from companion.ui.advice import CameraTrouble, Trouble
-from companion.ui.commands import UiCommand, Verb
+from companion.ui.log import recent
 from companion.ui.messages import Final, Foreseen, TakeBack
 from companion.ui.model import Screen, UiState
 from companion.ui.screens import Asking, Notice, Result
@@ -106,9 +108,11 @@ class CameraLost:
 
 @dataclass(frozen=True, slots=True)
 class Resuming:
-    """The game was rebuilt from its record after a restart: the players confirm before play goes on."""
+    """The game was rebuilt from its record after a restart: the players confirm before play goes on.
+    `notes`: what of a damaged record could not be read."""
 
     started: datetime
+    notes: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -134,6 +138,10 @@ class Sight(Protocol):
     tall: frozenset[int]
     excused: frozenset[int]
     face_down: frozenset[int] | None
+    candidates: tuple[frozenset[CellClass], ...] | None
+
+    def agree(self, shown: Sequence[CellReading]) -> None:
+        """The game agreed with the board of the last reading: `shown` is what each square shows."""
 
 
 @dataclass
@@ -152,13 +160,18 @@ class Controller:
     reading: BoardReading | None = None  # the last usable reading, re-examined after each decision
     looking: str = ""  # a word for the status line while the camera waits for a clear view
     trouble: Trouble | None = None  # the last still board was refused: said on the screen until one is read
-    corrections: dict[int, CellClass] = field(default_factory=dict)  # named by the players, until a hand moves
+    # Squares the players named: kept while the camera sees them unchanged since the last agreement.
+    corrections: dict[int, CellClass] = field(default_factory=dict)
     # The camera refuses to read while unreadable squares at the edge look like an arm reaching in.
     # Seen for the same squares EDGE_PATIENCE times, the players are asked; squares they say nothing
     # lies over are `excused` (the observer reads through them) until the camera reads them again.
     excused: frozenset[int] = frozenset()
     _edge: tuple[tuple[int, ...], int] = ((), 0)
     _earlier: list[GameState] = field(default_factory=list)  # before each action the camera just explained
+    _moved: bool = False  # a hand went over the board since the last reading
+    _latest: BoardReading | None = None  # the last reading the camera made
+    _agreed: tuple[BoardReading, BoardReading] | None = None  # a reading the game agreed with, as corrected
+    _told: tuple[tuple[object, ...], tuple[frozenset[CellClass], ...]] | None = field(default=None, repr=False)
     hand_tally: HandTally | None = None  # the players chose to tally by hand from the menu
     new_game: bool = False  # the players asked for a new game: the main loop goes back to the set-up
 
@@ -166,10 +179,11 @@ class Controller:
         self.tracker = Tracker.start(self.game.state)
 
     @classmethod
-    def resume(cls, game: Game, record: GameRecord, started: datetime) -> Controller:
-        """The controller of a game rebuilt from its record after a restart: the players confirm it, and
-        the pieces they still had to lift when the power went are asked for again."""
-        controller = cls(game, record, moment=Resuming(started))
+    def resume(cls, game: Game, record: GameRecord, started: datetime, notes: Sequence[str] = ()) -> Controller:
+        """The controller of a game rebuilt from its record after a restart: the players confirm it (told
+        what of a damaged record was lost, `notes`), and the pieces they still had to lift when the power
+        went are asked for again."""
+        controller = cls(game, record, moment=Resuming(started, tuple(notes)))
         controller.tracker = Tracker.resume(game)
         return controller
 
@@ -198,6 +212,8 @@ class Controller:
         self.looking = ""
         self._edge = ((), 0)
         self.excused = frozenset(c for c in self.excused if c in reading.low_confidence)
+        self._latest = reading
+        self._keep_corrections(reading)
         if isinstance(self.moment, _PAUSED):
             self.reading = reading
             return None
@@ -215,13 +231,49 @@ class Controller:
 
     def brief(self, sight: Sight) -> None:
         """Tell the observer what the game knows of the board: where tall pieces stand, which
-        squares the players were excused, and where a monument, and so a face-down tile, may lie."""
+        squares the players were excused, where a monument (and so a face-down tile) may lie, what
+        may appear on each square, and, once, the board of the last reading when the game agreed
+        with it (the observer's picture of it becomes the reference the next reading is compared with)."""
         sight.tall, sight.excused = tall_squares(self.state), self.excused
         sight.face_down = monument_squares(self.state)
+        sight.candidates = self._candidates()
+        if self._agreed is not None and self._agreed[0] is self._latest:
+            sight.agree(self._agreed_board(self._agreed[1]))
+        self._agreed = None
+
+    def _candidates(self) -> tuple[frozenset[CellClass], ...]:
+        """What may appear where: worked out again only when the game, the table or the takebacks changed."""
+        key = (self.state, self.tracker.shown, *self._earlier)  # compared by identity first: cheap
+        if self._told is None or self._told[0] != key:
+            self._told = key, candidates(self.state, self.tracker.shown, self._earlier)
+        return self._told[1]
+
+    def _agreed_board(self, seen: BoardReading) -> tuple[CellReading, ...]:
+        """The table as the tracker knows it, in the class the camera saw where a square may look two
+        ways (a uniting tile before its marker is put on, tiles not yet turned under a monument)."""
+        return tuple(CellReading(cell.cls if look.also is not None and look.fits(cell) else look.cls, 1.0,
+                                 look.dynasty, look.monument)
+                     for look, cell in zip(self.tracker.shown, seen.cells, strict=True))
 
     def on_motion(self) -> None:
-        """A hand went over the board: what the players said about unreadable squares may be stale."""
-        self.corrections.clear()
+        """A hand went over the board: a square the players named may have changed under it."""
+        self._moved = True
+
+    def _keep_corrections(self, reading: BoardReading) -> None:
+        """A new look: a square the players named stays named while the camera sees it unchanged since
+        the last agreement. Otherwise (an absolute read, or the square changed) only while the camera
+        still cannot read it and no hand went over the board."""
+        moved, self._moved = self._moved, False
+        changed = reading.changed
+        for cell in [c for c in self.corrections if changed is None or c in changed]:
+            if moved or cell not in reading.low_confidence:
+                del self.corrections[cell]
+
+    def _commit(self, reading: BoardReading) -> None:
+        """The game agrees with the board of the last reading (`reading`, as the players corrected it)."""
+        self.tracker.commit(self.state, reading)
+        if self.reading is not None:
+            self._agreed = self.reading, reading
 
     def back_from_setup(self) -> None:
         """The players left the set-up of a new game for this one (or its tally)."""
@@ -251,7 +303,7 @@ class Controller:
             return outcome
         self.reading = raw
         if isinstance(outcome, Steady):
-            tracker.commit(self.state, reading)
+            self._commit(reading)
             self._clear_board_moment()
         elif isinstance(outcome, Explained):
             self._clear_board_moment()
@@ -261,16 +313,14 @@ class Controller:
         return outcome
 
     def _corrected(self, reading: BoardReading) -> BoardReading:
-        """Squares the players named stay named while the camera still cannot read them."""
-        unsure = set(reading.low_confidence)
-        for cell in [c for c in self.corrections if c not in unsure]:
-            del self.corrections[cell]  # read clearly again: the camera takes over
+        """The reading with the squares the players named."""
         if not self.corrections:
             return reading
         cells = list(reading.cells)
         for cell, cls in self.corrections.items():
             cells[cell] = CellReading(cls, 1.0)
-        return replace(reading, cells=tuple(cells), low_confidence=tuple(sorted(unsure - set(self.corrections))))
+        unsure = tuple(c for c in reading.low_confidence if c not in self.corrections)
+        return replace(reading, cells=tuple(cells), low_confidence=unsure)
 
     def _clear_board_moment(self) -> None:
         if isinstance(self.moment, BoardQuestion):
@@ -286,7 +336,7 @@ class Controller:
             if new is None:
                 return
             events += new
-        self.tracker.commit(self.state, reading)
+        self._commit(reading)
         self._earlier = earlier
         if earlier:
             self._after(events, earlier[0])
@@ -354,13 +404,13 @@ class Controller:
 
     def plan(self, steps: int) -> TakeBack:
         """What taking back the last `steps` actions would undo, or why it cannot (as on Board Game Arena:
-        never past support shown, a draw from the bag, the end of a turn or another player's decision)."""
+        never past support shown, a swap's draw from the bag or another player's decision)."""
         actions = self.game.actions
         deeds: list[tuple[GameState, Action]] = []
         for k in range(1, min(steps, len(actions)) + 1):
             before, action = self.game.before(k), actions[-k]
             deeds.append((before, action))
-            final = _final(before, action, self.game.before(k - 1))
+            final = _final(before, action)
             if final is not None:
                 return TakeBack(tuple(deeds), final)
         return TakeBack(tuple(deeds))
@@ -385,7 +435,7 @@ class Controller:
             if self._earlier:
                 self._earlier.pop()
         if isinstance(moment, Takeback) and self.reading is not None:
-            self.tracker.commit(self.state, self.reading)  # the players already put the board back
+            self._commit(self._corrected(self.reading))  # the players already put the board back
         self.moment = None
         self.events, self.notices, self.asking = (), (), None
         self.undone = TakeBack(self.undone.deeds + plan.deeds) if self.undone is not None else plan
@@ -442,13 +492,8 @@ class Controller:
             return
         self.ui = UiState()
         self.moment = None
-        if cell in reading.low_confidence:
-            self.corrections[cell] = cls
-            self._reconcile(reading)
-        else:  # a confident misread: this reading only; the next look may read it right
-            cells = list(reading.cells)
-            cells[cell] = CellReading(cls, 1.0)
-            self._reconcile(replace(reading, cells=tuple(cells)))
+        self.corrections[cell] = cls
+        self._reconcile(reading)
 
     def _disagreeing(self) -> tuple[int, ...]:
         """Squares the last reading shows differently from both the game and the table as last confirmed,
@@ -496,7 +541,7 @@ class Controller:
         if moment is not None:
             return self._moment_screen(moment)
         view = screens.TableView(state, self.game.config, self.ui, self.events, self.asking,
-                                 actions=self.game.actions, camera=self.trouble)
+                                 actions=self.game.actions, camera=self.trouble, moves=recent(self.game))
         if self.asking is Asking.TAKE_BACK and self.game.actions:
             return messages.take_back(state, self.plan(1), self.ui)
         if self.asking is None and self.notices:
@@ -524,7 +569,8 @@ class Controller:
             start = moment.cells[0] if moment.cells else CENTRE
             return messages.correct(state, start if ui.pick is None else ui.pick, moment.cells, ui)
         if isinstance(moment, Resuming):
-            return messages.resuming(moment.started, len(self.game.actions))
+            return screens.beside_board(messages.resuming(moment.started, len(self.game.actions), *moment.notes),
+                                        state, recent(self.game))
         if isinstance(moment, Mismatch):
             rule = IllegalAction("board", moment.rule, moment.page) if moment.rule else None
             return messages.mismatch(state, moment.cells, rule, ui)
@@ -554,14 +600,13 @@ def _trouble(reading: BoardReading) -> Trouble | None:
     return Trouble(kind, reading.message or reading.status.value, reading.low_confidence)
 
 
-def _final(before: GameState, action: Action, after: GameState) -> Final | None:
-    """Why `action`, taken in `before`, can no longer be taken back (None: it can)."""
+def _final(before: GameState, action: Action) -> Final | None:
+    """Why `action`, taken in `before`, can no longer be taken back (None: it can). The end of a turn is
+    not a reason: the tiles drawn to refill the hands go back in the bag."""
     if isinstance(action, Support):
         return Final.SUPPORT
     if isinstance(action, Swap):
         return Final.SWAP
-    if after.turn != before.turn or after.over:
-        return Final.TURN_OVER
     if before.pending.player != before.current:
         return Final.OTHER_PLAYER
     return None

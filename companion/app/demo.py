@@ -19,11 +19,12 @@ from pathlib import Path
 from typing import Any, Protocol
 
 from companion.app.controller import Controller, Edge, Problem, Resuming, Sight
+from companion.app.problems import clip, disk_words
 from companion.app.table import Table
+from companion.commands import Key, UiCommand
 from companion.rules import Action, BuildMonument, CompanionError, Game, PlayerScore, cell_name, final_scores, replay
 from companion.tracker import Ambiguous, Look, Mismatch, Unclear
 from companion.ui import screens
-from companion.ui.commands import Key, UiCommand
 from companion.ui.model import Screen
 from vision.reading import BoardReading
 
@@ -329,15 +330,20 @@ def main(argv: Sequence[str]) -> int:
     return 0
 
 
-def load_record(path: Path) -> Game:
-    """A game from a saved record: the engine's JSON (`companion demo --save`) or a journal (.jsonl)."""
-    if path.suffix == ".jsonl":
-        from companion.app import journal
+def load_record(path: Path) -> tuple[Game, tuple[str, ...]]:
+    """A game from a saved record, the engine's JSON (`companion demo --save`) or a journal (.jsonl),
+    and what of it could not be read. The file is only read, never changed."""
+    from companion.app import journal
 
-        resumed = journal.resume(path)
-        resumed.journal.close()
-        return resumed.game
-    return Game.from_json(path.read_text(encoding="utf-8"))
+    if path.suffix == ".jsonl":
+        record = journal.read(path)
+        return record.game, record.warnings
+    if path.stat().st_size > journal.MAX_BYTES:
+        raise CompanionError(f"{path.name} is too large for a game record.")
+    try:
+        return Game.from_json(path.read_text(encoding="utf-8")), ()
+    except RecursionError:
+        raise CompanionError("The game record cannot be read: its values are nested too deeply.") from None
 
 
 def replay_main(argv: Sequence[str]) -> int:
@@ -348,10 +354,15 @@ def replay_main(argv: Sequence[str]) -> int:
     parser.add_argument("--pause", type=float, default=SHOW_SECONDS)
     args = parser.parse_args(list(argv))
     try:
-        game = load_record(args.record)
-    except (OSError, CompanionError, ValueError) as error:
-        print(f"companion replay: {args.record}: {error}", file=sys.stderr)
+        game, warnings = load_record(args.record)
+    except OSError as error:
+        print(f"companion replay: {args.record}: {disk_words(error)}", file=sys.stderr)
         return 1
+    except (CompanionError, ValueError) as error:  # UnicodeDecodeError too
+        print(f"companion replay: {args.record}: {clip(str(error), 300)}", file=sys.stderr)
+        return 1
+    for warning in warnings:
+        print(f"companion replay: {warning}", file=sys.stderr)
     headless = args.headless or not _has_display()
     screens_ = Screens(window=not headless, shots=args.shots, pause=0 if headless else args.pause)
     actions = game.actions

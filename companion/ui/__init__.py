@@ -22,7 +22,8 @@ How the controller uses it (one main loop, no threads)::
             if (new := ui.apply(command)) is not None: ui = new    # entry, focus, pick, peek
             else: handle(command)          # ACTION → game.apply(command.value); UNDO; NAV; CHOOSE; TAP; MENU
 
-Commands (`UiCommand`, in `commands`): KEY (up/+, down/−, OK, back, menu; `long` for a long press),
+Commands (`UiCommand`, in `companion.commands`, which the buttons of `companion.hardware` speak too):
+KEY (up/+, down/−, OK, back, menu; `long` for a long press),
 RELEASE (a long-pressed button let go: ends a peek at hidden scores),
 ACTION (an engine action text: "support 3", "swap 2", "pass", "war red", "monument red/blue E7",
 "no-monument", "treasure B2"), TAP (a board square), PICK (a square as the first step of a choice),
@@ -48,11 +49,12 @@ Screens (each a pure function returning a `Screen`):
 `python -m companion.ui.gallery OUTDIR` saves every screen at 800×480 and 720×1280;
 `python -m companion.ui.gallery --show [--size 720x1280] [--rotation 90]` browses them on the display
 with touch, keys and GPIO buttons, printing every command (a check of the panel and the wiring).
-The renderer modules import pygame; `commands`, `model`, `board`, `screens`, `wizard`, `messages`, `deeds`,
-`advice` do not.
+The renderer modules import pygame; `model`, `board`, `screens`, `wizard`, `messages`, `deeds`, `advice`
+do not.
 """
 
-from .commands import Key, UiCommand, Verb
+from companion.commands import Key, UiCommand, Verb
+
 from .model import Screen, UiState
 
 __all__ = ["Key", "Renderer", "Screen", "UiCommand", "UiState", "Verb"]

@@ -10,14 +10,15 @@ import os
 import random
 import sys
 from collections.abc import Callable, Sequence
-from dataclasses import replace
 from datetime import datetime
 from functools import lru_cache
 from pathlib import Path
 
+from companion.commands import UiCommand
 from companion.hardware.display import LANDSCAPE, PORTRAIT
 from companion.rules import (
     Conflict,
+    ConflictKind,
     Event,
     EventKind,
     Game,
@@ -25,12 +26,11 @@ from companion.rules import (
     PendingKind,
     PlaceTile,
     parse_cell,
-    replay,
 )
 
 from . import messages, screens, wizard
 from .advice import CameraTrouble, Trouble
-from .commands import UiCommand
+from .log import recent
 from .model import Screen, UiState
 from .screens import Asking, TableView
 
@@ -79,21 +79,21 @@ def two_tall_squares() -> Game:
 def notice(found: Found) -> screens.Notice:
     """The first result or end of turn the players see after the situation's last action."""
     game, events = found
-    before = replay(game.config, game.actions[:-1]).state
-    return screens.notices_of(events, before, game.actions[-1])[0]
+    return screens.notices_of(events, game.before(1), game.actions[-1])[0]
 
 
 def view(found: Found, **fields: object) -> TableView:
     game, events = found
-    return TableView(game.state, game.config, events=events, **fields)  # type: ignore[arg-type]
+    return TableView(game.state, game.config, events=events, moves=recent(game), **fields)  # type: ignore[arg-type]
 
 
 @lru_cache(maxsize=1)
 def gallery() -> tuple[Screen, ...]:
     """One of every screen, filled from real game situations (computed once: screens are frozen)."""
-    mid = play_until(lambda game, events: game.pending.kind is PendingKind.ACTION and game.state.turn >= 12)
-    revolt = play_until(conflict(lambda c: c.kind == "revolt"))
-    war = play_until(conflict(lambda c: c.kind == "war" and c.attacker_committed is not None))
+    mid = play_until(lambda game, events: game.pending.kind is PendingKind.ACTION and game.state.turn >= 12
+                     and isinstance(game.actions[-1], PlaceTile))  # a last move to ring on the board
+    revolt = play_until(conflict(lambda c: c.kind is ConflictKind.REVOLT))
+    war = play_until(conflict(lambda c: c.kind is ConflictKind.WAR and c.attacker_committed is not None))
     war_won = play_until(lambda game, events: any(e.kind is EventKind.CONFLICT_WON and e.page == 9 for e in events))
     bag_low = play_until(happened(EventKind.BAG_LOW))
     found = [
@@ -127,16 +127,19 @@ def gallery() -> tuple[Screen, ...]:
     except IllegalAction as error:
         illegal = error
     last = messages.TakeBack(((game.before(1), game.actions[-1]),))
+    committed, _ = play_until(conflict(lambda c: bool(c.attacker_committed)))  # shown tiles: never taken back
+    shown = messages.TakeBack(((committed.before(1), committed.actions[-1]),), messages.Final.SUPPORT)
     found += [
         messages.mismatch(game.state, (0, 1, 16), illegal),
         messages.mismatch(game.state, (0, 1, 16), illegal, UiState(pick=1)),
-        messages.resuming(datetime(2026, 11, 28, 20, 14), 37),
+        screens.beside_board(messages.resuming(datetime(2026, 11, 28, 20, 14), len(game.actions)), game.state,
+                             recent(game)),
         messages.disk_full(),
         messages.camera_lost(),
         messages.error(illegal),
         screens.new_game(view(mid, actions=game.actions)),
         messages.take_back(game.state, last),
-        messages.take_back(game.state, replace(last, final=messages.Final.TURN_OVER)),
+        messages.take_back(committed.state, shown),
         messages.way_back(wizard.setup(draft, differ=(10, 37, 70))),
         messages.ambiguous(game.state, two_ways(game), (0, 1)),
         screens.turn(view(mid, camera=Trouble(CameraTrouble.COVERED, "Something lies over the board's left edge: "
@@ -182,10 +185,10 @@ def show(size: tuple[int, int], rotation: int = 0, *, frames: int | None = None,
 
     import pygame
 
+    from companion.commands import Verb
     from companion.hardware.buttons import open_gpio_buttons
     from companion.hardware.display import Display
 
-    from .commands import Verb
     from .inputs import Inputs
     from .render import Renderer
 

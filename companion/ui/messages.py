@@ -7,15 +7,15 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from datetime import datetime
 
+from companion.commands import UNDO, UiCommand
 from companion.rules import Action, Event, EventKind, Game, GameConfig, GameState, IllegalAction, cell_name
 from vision.reading import CellClass
 
 from .advice import Trouble
 from .board import board_view, marks, snap_taps
-from .commands import UNDO, UiCommand
 from .deeds import deed
 from .model import LEADER_WORDS, NO_UI, TILE_WORDS, Button, Help, MarkKind, Screen, Tone, UiState
-from .screens import status
+from .screens import POINTS, seat_name, status
 
 OK = UiCommand.nav("close")
 BACK_TO_GAME = UiCommand.nav("back-to-game")
@@ -27,11 +27,11 @@ TAKE_IT_BACK = UiCommand.nav("undo")  # confirmed: the takeback shown is done
 
 class Final(enum.Enum):
     """Why an action can no longer be taken back. As on Board Game Arena, a takeback never goes back past
-    hidden information shown, a draw from the bag, or another player's decision."""
+    hidden information shown, a swap's draw from the bag, or another player's decision. The end of a turn
+    is no bar: the tiles drawn to refill the hands go back in the bag while the next player has not acted."""
 
     SUPPORT = "tiles committed from hand were shown"
     SWAP = "tiles were drawn from the bag"
-    TURN_OVER = "the turn is over"
     OTHER_PLAYER = "another player decided"
 
 
@@ -55,8 +55,6 @@ class TakeBack:
             return "Tiles committed to a revolt or war were shown to the other side: play never goes back past them."
         if self.final is Final.SWAP:
             return "The new tiles were drawn from the bag and seen: play never goes back past a draw."
-        if self.final is Final.TURN_OVER:
-            return f"{who}'s turn is over and everybody drew back to 6: play never goes back into an earlier turn."
         return (f"That was {who}'s decision, in {state.players[state.current].name}'s turn: a takeback never makes "
                 "another player decide again.")
 
@@ -112,7 +110,7 @@ def mismatch(state: GameState, differ: Sequence[int], error: IllegalAction | Non
 _RIVER = frozenset({CellClass.EMPTY_RIVER, CellClass.TILE_BLUE})
 _NOT_OFFERED = frozenset({CellClass.UNKNOWN, CellClass.FACE_DOWN})
 _ANYWHERE = frozenset({CellClass.MONUMENT, CellClass.CATASTROPHE, CellClass.UNIFICATION})
-_LABELS = {CellClass.TREASURE: "Treasure", CellClass.MONUMENT: "Monument or face-down tile",
+_LABELS = {CellClass.TREASURE: "Treasure", CellClass.MONUMENT: "Monument",
            CellClass.UNIFICATION: "Unification tile"}
 
 
@@ -129,7 +127,7 @@ def correct(state: GameState, cell: int, differ: Sequence[int] = (), ui: UiState
     for piece in pieces_for(state, cell):
         cls = CellClass(piece)
         if cls.colour is not None:
-            label = (LEADER_WORDS if cls.name.startswith("LEADER_") else TILE_WORDS)[cls.colour]
+            label = (LEADER_WORDS if cls.is_leader else TILE_WORDS)[cls.colour]
         else:
             label = _LABELS.get(cls, piece)
         colour = "red" if cls is CellClass.TREASURE else cls.colour  # a treasure stands on a temple
@@ -143,9 +141,11 @@ def correct(state: GameState, cell: int, differ: Sequence[int] = (), ui: UiState
         name="correct", title=f"What stands on {cell_name(cell)}?", status=_turn(state),
         lines=("Tap another square to change it.",),
         buttons=tuple(buttons), focus=ui.focus % len(buttons) if ui.focus is not None else 0,
-        board=board_view(state, (*marks(MarkKind.DIFFERS, differ), *marks(MarkKind.OPTION, (cell,))), tappable=True),
+        board=replace(board_view(state, (*marks(MarkKind.DIFFERS, differ), *marks(MarkKind.OPTION, (cell,))),
+                                 tappable=True), zoom=cell),  # close up: every square a finger wide
         taps=snap_taps(differ, UiCommand.pick, everywhere=True), back=UiCommand.pick(-1),
-        help=Help("Tiles are temple (red), farm (blue, on the river only), market (green), settlement (black)."),
+        help=Help("Tiles are temple (red), farm (blue, on the river only), market (green), settlement (black). "
+                  "Monument also stands for a face-down tile."),
         tone=Tone.PROMPT,
     )
 
@@ -230,7 +230,7 @@ class Foreseen:
         players = self.deeds[0][0].players
         points: dict[tuple[int, str], int] = {}
         for e in self.events:
-            if e.kind is EventKind.SCORED and e.player is not None and e.colour is not None:
+            if e.kind in POINTS and e.player is not None and e.colour is not None:
                 points[e.player, e.colour.value] = points.get((e.player, e.colour.value), 0) + e.amount
         said = [f"{players[seat].name} scores {n} {colour} point{'s' if n != 1 else ''}"
                 for (seat, colour), n in points.items()]
@@ -280,13 +280,15 @@ def camera_note(screen: Screen, looking: str) -> Screen:
     """While the camera waits for a clear view, the players see why."""
     if not looking:
         return screen
-    return replace(screen, lines=(*screen.lines, f"Camera: {looking}."))
+    said = looking if looking.endswith((".", "?", "!")) else f"{looking}."
+    return replace(screen, lines=(*screen.lines, f"Camera: {said}"))
 
 
-def resuming(started: datetime, actions: int) -> Screen:
+def resuming(started: datetime, actions: int, *notes: str) -> Screen:
+    """`notes`: what of the game record could not be read, for the players to put right on the board."""
     return message(f"Resuming the game started {started:%H:%M} — {actions} action{'s' if actions != 1 else ''}",
-                   "The camera now checks that the board still matches.", name="resuming",
-                   buttons=(Button("Continue", OK, primary=True),))
+                   *notes, "The camera now checks that the board still matches.", name="resuming",
+                   buttons=(Button("Continue", OK, primary=True),), tone=Tone.WARNING if notes else Tone.INFO)
 
 
 def disk_full() -> Screen:
@@ -311,5 +313,4 @@ def error(problem: Exception) -> Screen:
 
 
 def _turn(state: GameState) -> str:
-    player = state.players[state.current]
-    return f"{player.name} ({player.dynasty}) · bag {state.bag_count}"
+    return f"{seat_name(state, state.current)} · bag {state.bag_count}"

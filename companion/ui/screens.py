@@ -10,12 +10,15 @@ import enum
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
 
+from companion.commands import UNDO, UiCommand
 from companion.rules import (
+    SQUARES,
     Action,
     BuildMonument,
     ChooseWar,
     Colour,
     Conflict,
+    ConflictKind,
     Event,
     EventKind,
     GameConfig,
@@ -24,6 +27,7 @@ from companion.rules import (
     PlayerScore,
     Support,
     TakeTreasure,
+    block_cells,
     cell_name,
     final_scores,
     support_colour,
@@ -31,9 +35,8 @@ from companion.rules import (
 
 from .advice import Trouble
 from .board import board_view, marks, snap_taps
-from .commands import UNDO, UiCommand
+from .log import Move, last_cells
 from .model import (
-    DYNASTY_LETTERS,
     LEADER_WORDS,
     NO_UI,
     TILE_WORDS,
@@ -50,12 +53,16 @@ from .model import (
     Tone,
     UiState,
 )
+from .strength import detail
+from .strip import strip
 
 # Rulebook pages, as in RULES.md.
 P_LEADER, P_CATASTROPHE, P_REVOLT, P_WAR, P_MONUMENT, P_END = 6, 7, 8, 9, 11, 14
 
 DONE = UiCommand.nav("done")
+TURN_PROMPT = "Play a tile, a leader or a catastrophe: the camera sees it."
 CLOSE = UiCommand.nav("close")
+POINTS = (EventKind.SCORED, EventKind.MONUMENT_SCORED)
 
 TURN_TIPS = (
     Help("A leader stands on an empty land square next to a temple, and may not unite two kingdoms.", P_LEADER),
@@ -75,6 +82,13 @@ class Asking(enum.Enum):
     MENU = "menu"
     NEW_GAME = "new"  # "New game" asks first: one tap must never drop the evening's game
     TAKE_BACK = "take-back"  # "Take back" says what it will undo first (messages.take_back)
+# What the five push buttons do, for players who use them rather than the touchscreen (the menu button
+# opens the menu, so a button user finds this where they need it).
+BUTTON_WORDS = (
+    "Buttons: up and down move the highlight or change a number.",
+    "OK presses the highlighted button; hold it on a seat to peek at its scores.",
+    "Back goes back; hold it to take back the last action. Menu opens this menu.",
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -89,6 +103,7 @@ class TableView:
     differ: tuple[int, ...] = ()  # squares where the camera sees something else than the game
     actions: tuple[Action, ...] | None = None  # the actions played so far, when known
     camera: Trouble | None = None  # the camera reads nothing, and why
+    moves: tuple[Move, ...] = ()  # the recent moves (companion.ui.log.recent), oldest first
 
 
 # --- what the players see after an action, before play goes on (a closed union) -----------------------
@@ -123,11 +138,8 @@ Notice = Result | TurnEnd
 _REMOVED = frozenset({EventKind.PIECES_REMOVED, EventKind.LEADER_EXILED, EventKind.UNIFICATION_REMOVED})
 # Events that end what a result screen shows: the next war, or the monument decision.
 _RESULT_ENDS = frozenset({EventKind.WAR_STARTED, EventKind.MONUMENT_POSSIBLE})
-
-
-def _turn_ending(event: Event) -> bool:
-    """The first event of the end of a turn: monument points, or everybody drawing back to 6."""
-    return event.kind is EventKind.HANDS_REFILLED or (event.kind is EventKind.SCORED and event.page == P_MONUMENT)
+# The first event of the end of a turn: monument points, or everybody drawing back to 6.
+_TURN_ENDING = frozenset({EventKind.MONUMENT_SCORED, EventKind.HANDS_REFILLED})
 
 
 def notices_of(events: Sequence[Event], before: GameState, action: Action) -> tuple[Notice, ...]:
@@ -146,10 +158,10 @@ def notices_of(events: Sequence[Event], before: GameState, action: Action) -> tu
             found.append(Result(actor, tuple(shown), fought, defended if fought is not None else 0))
 
     for i, event in enumerate(events):
-        if _turn_ending(event):
+        if event.kind in _TURN_ENDING:
             close()
             rest = tuple(events[i:])
-            if any(e.kind in (EventKind.BAG_LOW, EventKind.SCORED) for e in rest):
+            if any(e.kind in (EventKind.BAG_LOW, EventKind.MONUMENT_SCORED) for e in rest):
                 found.append(TurnEnd(actor, rest))
             return tuple(found)
         if event.kind is EventKind.CONFLICT_WON:
@@ -216,7 +228,6 @@ def status(state: GameState, actor: int | None = None) -> str:
     """The header: whose turn (or, on a result, whose action it was), the actions left, the bag. An
     action whose revolt, war, monument or treasure is still being decided is already counted."""
     seat = state.current if actor is None else actor
-    player = state.players[seat]
     if state.over:
         where = "game over"
     elif seat != state.current:
@@ -224,7 +235,19 @@ def status(state: GameState, actor: int | None = None) -> str:
     else:
         left = state.actions_left - (state.pending.kind is not PendingKind.ACTION)
         where = f"{left} action{'s' if left != 1 else ''} left"
-    return f"{player.name} ({player.dynasty}) · {where} · bag {state.bag_count}"
+    return f"{seat_name(state, seat)} · {where} · bag {state.bag_count}"
+
+
+def seat_name(state: GameState, seat: int) -> str:
+    """"Anna (archer)"; a player named after their dynasty is just "Archer"."""
+    player = state.players[seat]
+    return player.name if player.name.lower() == player.dynasty else f"{player.name} ({player.dynasty})"
+
+
+def beside_board(screen: Screen, state: GameState, moves: Sequence[Move] = ()) -> Screen:
+    """A message with the board picture beside it, the last move ringed: after a power cut the players
+    compare the picture with the table."""
+    return replace(screen, status=status(state), board=board_view(state, marks(MarkKind.LAST, last_cells(moves))))
 
 
 def _focus(ui: UiState, buttons: Sequence[Button]) -> int:
@@ -247,10 +270,13 @@ def turn(view: TableView) -> Screen:
     state = view.state
     seat = state.pending.player
     camera = view.camera
-    lines = list(camera.lines) if camera is not None else [
-        "Place a tile, position a leader or play a catastrophe on the board: the camera sees it."]
-    lines += [event.text for event in view.events if event.kind in (EventKind.SCORED, EventKind.LEADER_EXILED)]
-    lines.append("Leaders: " + " · ".join(f"{DYNASTY_LETTERS.get(p.dynasty, '?')} {p.name}" for p in state.players))
+    # While the camera reads nothing, why and what to do instead of asking for a move.
+    lines = list(camera.lines) if camera is not None else [TURN_PROMPT]
+    # Points are in the move log, which hides them when scores are hidden; a leader sent home is news.
+    lines += [event.text for event in view.events if event.kind is EventKind.LEADER_EXILED]
+    picked = view.ui.pick
+    # A tap on a leader or a kingdom shows its strength; a second tap on the same square hides it.
+    taps = tuple((cell, UiCommand.pick(-1 if cell == picked else cell)) for cell in range(SQUARES))
     buttons = (
         Button("Swap tiles", UiCommand.nav("swap")),
         Button("Pass", UiCommand.action("pass")),
@@ -259,8 +285,14 @@ def turn(view: TableView) -> Screen:
     )
     return _screen(
         view.ui, name="turn", title=f"{name(state, seat)}'s turn", status=status(state), lines=tuple(lines),
-        buttons=buttons, board=picture(view, marks(MarkKind.DIFFERS, camera.cells if camera else ())),
+        buttons=buttons, taps=taps,
+        board=picture(view, (*marks(MarkKind.LAST, last_cells(view.moves)),
+                             *marks(MarkKind.DIFFERS, camera.cells if camera is not None else ())), tappable=True),
         help=TURN_TIPS[state.turn % len(TURN_TIPS)], tone=Tone.PROMPT if camera is None else Tone.WARNING,
+        # While the camera reads nothing, why and what to do take the player strip's room.
+        strip=strip(state, view.config.open_scores) if camera is None else None,
+        log=tuple(m.line(view.config.open_scores) for m in view.moves),
+        detail=detail(state, picked) if picked is not None else (),
     )
 
 
@@ -298,7 +330,7 @@ def conflict_panel(state: GameState, c: Conflict, attacker_hand: int | None, def
         (f"{LEADER_WORDS[c.colour.value].capitalize()}s", f"{name(state, c.attacker)} {cell_name(c.attacker_leader)}",
          f"{name(state, c.defender)} {cell_name(c.defender_leader)}"),
         (
-            ("Temples" if c.kind == "revolt" else "Supporters",
+            ("Temples" if c.kind is ConflictKind.REVOLT else "Supporters",
              Chip(colour.value, str(c.attacker_strength)), Chip(colour.value, str(c.defender_strength))),
             ("From hand", hand(attacker_hand), hand(defender_hand)),
             ("Total", str(c.attacker_strength + (attacker_hand or 0)), str(c.defender_strength + (defender_hand or 0))),
@@ -328,13 +360,12 @@ def support(view: TableView) -> Screen:
     attacking = c.attacker_committed is None
     role = "attacker" if attacking else "defender"
     n = min(pending.max_support, max(0, view.ui.entry or 0))
-    what = "revolt" if c.kind == "revolt" else "war"
-    title = f"{c.colour.value.capitalize()} {what}: {name(state, seat)} ({role}) commits"
+    title = f"{c.colour.value.capitalize()} {c.kind.value}: {name(state, seat)} ({role}) commits"
     # The two leaders carry their side's mark too, so the picture alone tells who fights whom.
     board = picture(view, (*marks(MarkKind.ATTACKER, (c.attacker_leader, *c.attacker_supporters)),
                                *marks(MarkKind.DEFENDER, (c.defender_leader, *c.defender_supporters))))
     help_ = (Help("Temples next to each leader count. Attacker, then defender, add temples from hand; "
-                  "ties go to the defender.", P_REVOLT) if c.kind == "revolt" else
+                  "ties go to the defender.", P_REVOLT) if c.kind is ConflictKind.REVOLT else
              Help(f"{TILE_WORDS[colour.value].capitalize()}s in each leader's own kingdom count. Attacker, then "
                   "defender, add tiles of the war colour; ties go to the defender.", P_WAR))
     attacker_hand = n if attacking else c.attacker_committed
@@ -350,8 +381,9 @@ def support(view: TableView) -> Screen:
     )
 
 
+# The unification tile is not worded: its square is among those to take off, and the screen is small.
 _RESULT_SHOWN = frozenset({EventKind.PIECES_REMOVED, EventKind.SCORED, EventKind.LEADER_EXILED,
-                           EventKind.TREASURE_TAKEN, EventKind.UNIFICATION_REMOVED, EventKind.WAR_DROPPED})
+                           EventKind.TREASURE_TAKEN, EventKind.WAR_DROPPED})
 
 
 def result(view: TableView, found: Result) -> Screen:
@@ -364,8 +396,10 @@ def result(view: TableView, found: Result) -> Screen:
     table = None
     c = found.conflict
     if won is not None and c is not None:
-        lines.insert(0, standing(state, c, c.attacker_committed or 0, found.defended, final=True))
         table = conflict_panel(state, c, c.attacker_committed, found.defended)
+        attack, defence = c.attacker_strength + (c.attacker_committed or 0), c.defender_strength + found.defended
+        if attack == defence:  # else the title and the totals say it all
+            lines.insert(0, standing(state, c, c.attacker_committed or 0, found.defended, final=True))
     if remove:
         lines.append("Take off the board: " + ", ".join(cell_name(cell) for cell in remove) + ".")
     return _screen(
@@ -430,7 +464,7 @@ def monument(view: TableView) -> Screen:
         buttons = (*(Button(f"The 2×2 at {cell_name(b)}", UiCommand.pick(b)) for b in blocks), decline)
         lines = (f"{who} completed {len(blocks)} squares of four: which one gets the monument? "
                  "Tap it on the board or choose below.",)
-        taps = tuple((cell, UiCommand.pick(b)) for b in blocks for cell in (b, b + 1, b + 16, b + 17))
+        taps = tuple((cell, UiCommand.pick(b)) for b in blocks for cell in block_cells(b))
         board = picture(view, marks(MarkKind.OPTION, blocks), tappable=True)
     else:
         here = [o for o in builds if o.cell == block]
@@ -442,7 +476,7 @@ def monument(view: TableView) -> Screen:
         lines = (f"{who} may build a monument on the four {tile_words} at {cell_name(block)}: "
                  "they turn face down. Which monument?",)
         taps = ()
-        board = picture(view, marks(MarkKind.OPTION, (block, block + 1, block + 16, block + 17)))
+        board = picture(view, marks(MarkKind.OPTION, block_cells(block)))
     return _screen(
         view.ui, name="monument", title="Build a monument?", status=status(state), lines=lines, buttons=buttons,
         board=board, taps=taps, back=UiCommand.pick(-1) if len(blocks) > 1 and block is not None else None,
@@ -481,7 +515,7 @@ def end_of_turn(view: TableView, ended: TurnEnd) -> Screen:
     """Monument points, everybody drawing back to 6, and a warning when the end is near. The header
     names the player whose turn it was."""
     state = view.state
-    shown = (EventKind.SCORED, EventKind.HANDS_REFILLED, EventKind.TURN_ENDED, EventKind.BAG_LOW)
+    shown = (*POINTS, EventKind.HANDS_REFILLED, EventKind.TURN_ENDED, EventKind.BAG_LOW)
     lines = [e.text for e in ended.events if e.kind in shown]
     low = any(e.kind is EventKind.BAG_LOW for e in ended.events)
     following = "the final tally" if state.over else name(state, state.current)
@@ -523,28 +557,23 @@ def scores(view: TableView) -> Screen:
 
 
 def tally(scores_: Sequence[PlayerScore], *, reason: str = "") -> Screen:
-    """The final tally: four colours, treasures spread, weakest colour, ranking and tie-breaks in words."""
+    """The final tally: each player's four colours with the treasures added (in gold), the weakest colour
+    framed, the score, the ranking, and in words how each tie was broken."""
     ranked = sorted(scores_, key=lambda s: (s.rank, s.seat))
     rows: list[tuple[Cell, ...]] = []
     for s in ranked:
-        spread = [f"+{n}" if n else "" for n in s.spread]
-        cells = (Chip(c.value, f"{f}{' (' + t + ')' if t else ''}") for c, f, t in zip(Colour, s.final, spread,
-                                                                                       strict=True))
+        weakest = s.final.index(min(s.final))
+        cells = (Chip(c.value, str(own), f"+{added}" if added else "", highlight=i == weakest)
+                 for i, (c, own, added) in enumerate(zip(Colour, s.points, s.spread, strict=True)))
         rows.append((f"{s.rank}. {s.name}", *cells, str(s.score)))
     lines = [reason + "." if reason else "Final tally."]
-    for s in ranked:
-        weakest = list(Colour)[s.final.index(min(s.final))]
-        treasure = (f"{s.treasures} treasure{'s' if s.treasures != 1 else ''} on "
-                    + ", ".join(f"{TILE_WORDS[c.value]} +{n}" for c, n in zip(Colour, s.spread, strict=True) if n)
-                    if s.treasures else "no treasures")
-        line = (f"{s.rank}. {s.name}: {s.score} — weakest {weakest.value} {TILE_WORDS[weakest.value]}; "
-                f"{treasure}.")
-        lines.append(line + (f" {s.tie_break[0].upper()}{s.tie_break[1:]}." if s.tie_break else ""))
+    lines += [f"{s.name} is {s.tie_break}." for s in ranked if s.tie_break]
     return Screen(
         name="tally", title="The final tally", status="Game over", lines=tuple(lines),
         table=Table((*_colour_header(), "score"), tuple(rows)),
         buttons=(Button("New game", UiCommand.nav("new"), primary=True),),
-        help=Help("Your score is your weakest colour after treasures; ties compare the next-weakest.", P_END),
+        help=Help("Treasures (+ in gold) fill the weakest colours; the weakest, framed, is the score. Ties compare "
+                  "the next-weakest.", P_END),
     )
 
 
@@ -560,7 +589,7 @@ def menu(view: TableView) -> Screen:
     )
     return _screen(
         view.ui, name="menu", title="Menu", status=status(view.state),
-        lines=("A long press of the back button also takes back the last action.",),
+        lines=BUTTON_WORDS,
         buttons=buttons, back=CLOSE,
         help=Help("Every prompt names the rulebook page that explains it."),
     )

@@ -3,16 +3,19 @@
 from __future__ import annotations
 
 import errno
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import replace
+
+from differential import Differential
 
 from companion.app.controller import Controller, Edge
 from companion.app.table import reading_of
-from companion.rules import Action, Event, Game, PendingKind, parse_cell, position
-from companion.rules.pieces import BLACK, GREEN, RED
-from companion.tracker import Look, expected_cells
+from companion.commands import UNDO, Key, UiCommand, Verb
+from companion.rules import BLACK, GREEN, RED, Action, Event, Game, PendingKind, parse_cell, position
+from companion.tracker import Look, Unclear, expected_cells
 from companion.ui.advice import ADVICE, CameraTrouble
-from companion.ui.commands import UNDO, Key, UiCommand, Verb
 from companion.ui.model import MarkKind, Tone
+from companion.ui.screens import TURN_PROMPT
 from vision.reading import BoardReading, CellClass, CellReading, ReadStatus
 
 KINGDOMS = """
@@ -218,18 +221,24 @@ def test_support_shown_cannot_be_taken_back_and_the_screen_says_why() -> None:
     assert controller.screen().name == "support"
 
 
-def test_a_turn_that_ended_cannot_be_taken_back_even_when_the_board_went_back() -> None:
+def test_a_tile_that_ended_the_turn_is_taken_back_while_the_next_player_has_not_acted() -> None:
     controller = Controller(kingdoms())
     controller.on_reading(board_after("tile red F11"))
+    bag = controller.state.bag_count
     controller.on_reading(board_after("tile red F11", "tile red G11"))  # the second action ends the turn
     assert controller.state.current == 1
-    controller.on_reading(board_after("tile red F11"))  # G11 lifted again
+    controller.on_reading(board_after("tile red F11"))  # G11 lifted again: it was misplaced
     screen = controller.screen()
-    assert screen.name == "takeback" and "cannot be taken back" in " ".join(screen.lines)
-    assert "Player 1's turn is over" in " ".join(screen.lines)
-    assert [b.label for b in screen.buttons] == ["I put it back", "No — it is a new move"]
-    controller.handle(UNDO)  # a long press of back changes nothing either
-    assert len(controller.game.actions) == 2
+    assert screen.name == "takeback" and screen.title == "Take it back?"
+    assert "before Player 1's red temple on G11" in screen.lines[0]
+    controller.handle(UiCommand.key(Key.OK))  # "Take it back": the tiles drawn go back in the bag
+    assert [str(a) for a in controller.game.actions] == ["tile red F11"]
+    assert controller.state.current == 0 and controller.state.bag_count == bag
+    assert controller.screen().name == "turn"
+    controller.on_reading(board_after("tile red F11", "tile red G11"))  # played again, the turn ends
+    controller.handle(UNDO)  # the button asks first, and offers it too
+    screen = controller.screen()
+    assert screen.name == "take_back" and screen.title == "Take back Player 1's red temple on G11?"
 
 
 def test_nothing_to_undo_is_said_plainly() -> None:
@@ -269,7 +278,7 @@ def test_a_treasure_taken_by_hand_and_a_monument_on_the_buttons() -> None:
     assert controller.screen().name == "tally"  # the game is over: its tally, not a list of chores
 
 
-def test_a_correction_lasts_only_until_a_hand_moves_over_the_board() -> None:
+def test_without_an_agreed_picture_a_correction_lasts_only_until_a_hand_moves() -> None:
     controller = Controller(kingdoms())
     empty = board_after()
     cells = list(empty.cells)
@@ -328,7 +337,8 @@ def test_the_menu_leads_to_a_tally_by_hand_and_a_new_game() -> None:
     controller.handle(UiCommand.nav("tally"))
     screen = controller.screen()
     assert screen.name == "tally"
-    assert screen.lines[1].startswith("1. Player 1: 6")  # 5 6 7 8 and 2 treasures: at best 7 6 7 8
+    assert screen.table is not None  # 5 6 7 8 and 2 treasures: at best 7 6 7 8, score 6
+    assert screen.table.rows[0][0] == "1. Player 1" and screen.table.rows[0][-1] == "6"
     controller.handle(UiCommand.key(Key.OK))
     assert controller.new_game
 
@@ -606,7 +616,7 @@ def test_a_refused_reading_replaces_the_turns_instruction_with_why_where_and_wha
     assert screen.name == "turn" and screen.tone is Tone.WARNING
     assert screen.lines[:2] == ("Camera: Something covers the top-left marker: a hand over the board?",
                                 ADVICE[CameraTrouble.COVERED])
-    assert not any(line.startswith("Place a tile") for line in screen.lines)
+    assert TURN_PROMPT not in screen.lines
     arm = (parse_cell("A10"), parse_cell("A11"))
     controller.on_reading(BoardReading(ReadStatus.MOVING, board_found=True, hands_in_view=True,
                                        message="Something reaches in over the edge of the board: a hand?",
@@ -615,7 +625,7 @@ def test_a_refused_reading_replaces_the_turns_instruction_with_why_where_and_wha
     assert screen.lines[1] == ADVICE[CameraTrouble.ARM]
     assert screen.board is not None and screen.board.marked(MarkKind.DIFFERS) == arm  # where
     controller.on_reading(board_after())
-    assert controller.screen().lines[0].startswith("Place a tile")  # read again: back to the turn
+    assert controller.screen().lines[0] == TURN_PROMPT  # read again: back to the turn
 
 
 def test_the_camera_trouble_is_said_on_the_other_screens_too() -> None:
@@ -624,3 +634,124 @@ def test_the_camera_trouble_is_said_on_the_other_screens_too() -> None:
     controller.on_reading(BoardReading(ReadStatus.NO_BOARD, message="No board marker is in view"))
     screen = controller.screen()
     assert screen.name == "support" and screen.lines[-1] == ADVICE[CameraTrouble.NO_BOARD]
+
+
+# --- telling the observer what may appear where, and what the game agreed with --------------------
+
+
+def treasures() -> Game:
+    """The kingdoms with two more treasures far away, so that one taken does not end the game."""
+    leaders = {"A": (0, BLACK), "B": (1, BLACK), "C": (1, RED), "D": (0, GREEN), "E": (0, RED)}
+    drawing = KINGDOMS.replace("  1  ................", "  1  ..........t.....").replace(
+        " 11  ................", " 11  ...............t")
+    return position(drawing, leaders=leaders, hands=["rrbkkk", "rrgkkk"])
+
+
+def looks_after(*actions: str, start: Callable[[], Game] = kingdoms) -> list[Look]:
+    game = start()
+    for action in actions:
+        game.apply(action)
+    return list(expected_cells(game.state))
+
+
+def watch(controller: Controller, eyes: Differential, looks: Sequence[Look]) -> None:
+    """The players change the board to `looks`; the companion briefs the observer and reads the
+    board, as the main loop does."""
+    controller.on_motion()
+    controller.brief(eyes)
+    controller.on_reading(eyes.look(looks))
+
+
+def test_the_observer_is_told_what_may_appear_and_once_what_the_game_agreed_with() -> None:
+    f11, g11 = parse_cell("F11"), parse_cell("G11")
+    controller = Controller(kingdoms())
+    eyes = Differential(looks_after())
+    controller.brief(eyes)
+    assert eyes.candidates is not None and len(eyes.candidates) == 176 and eyes.agreements == 0
+    controller.on_reading(eyes.read())  # the set-up, read square by square
+    controller.brief(eyes)
+    controller.brief(eyes)
+    assert eyes.agreements == 1 and eyes.reference == tuple(looks_after())
+    watch(controller, eyes, looks_after("tile red F11"))
+    assert [str(a) for a in controller.game.actions] == ["tile red F11"] and eyes.absolute == 1
+    controller.brief(eyes)
+    assert eyes.agreements == 2 and eyes.labels[f11].cls is CellClass.TILE_RED and eyes.wrong_labels == []
+    assert CellClass.EMPTY_LAND in eyes.candidates[f11]  # the tile may be taken back
+    controller.on_motion()
+    controller.on_reading(eyes.look(looks_after("tile red F11", "tile red G11")))
+    reading = eyes.look(looks_after("tile red F11"))  # a newer picture, put back: not the one agreed with
+    controller.on_reading(replace(reading, cells=tuple(CellReading(CellClass.UNKNOWN, 0.2) if c == g11 else cell
+                                                      for c, cell in enumerate(reading.cells)),
+                                  low_confidence=(g11,)))
+    controller.brief(eyes)
+    assert eyes.agreements == 2
+
+
+def test_a_square_corrected_once_is_not_asked_about_again_until_it_changes() -> None:
+    f11 = parse_cell("F11")
+    eyes = Differential(looks_after(), lambda cell, look: CellClass.UNKNOWN if cell == f11 else look.cls)  # a glare
+    controller = Controller(kingdoms())
+    for _ in range(3):
+        controller.brief(eyes)
+        controller.on_reading(eyes.read())
+    assert isinstance(controller.moment, Unclear)
+    controller.handle(UiCommand.choose("correct", "F11 empty land"))
+    assert controller.moment is None
+    moves = ("tile black H11", "tile black I11", "tile black J11")
+    for played in range(1, len(moves) + 1):
+        watch(controller, eyes, looks_after(*moves[:played]))
+        assert controller.moment is None and not controller.looking, controller.looking
+    assert [str(a) for a in controller.game.actions] == list(moves)
+    assert eyes.labels[f11].cls is CellClass.EMPTY_LAND and eyes.wrong_labels == []
+    watch(controller, eyes, looks_after(*moves, "tile red F11"))  # now something stands on F11
+    assert controller.looking == "I cannot see F11 clearly"
+
+
+A10 = parse_cell("A10")
+
+
+def treasure_due() -> tuple[Controller, Differential]:
+    """The trader's kingdom must give up the treasure on A10 or D10, and the camera takes the start
+    temple on A10, bare, for the treasure that stood on it."""
+
+    def misread(cell: int, look: Look) -> CellClass:
+        return CellClass.TREASURE if cell == A10 else look.cls
+
+    eyes = Differential(looks_after(start=treasures), misread)
+    controller = Controller(treasures())
+    controller.brief(eyes)
+    controller.on_reading(eyes.read())
+    watch(controller, eyes, looks_after("tile red C10", start=treasures))
+    assert controller.screen().name == "treasure"
+    return controller, eyes
+
+
+def test_a_treasure_taken_is_not_read_again_on_its_temple_at_every_later_move() -> None:
+    controller, eyes = treasure_due()
+    taken = ("tile red C10", "treasure A10")
+    watch(controller, eyes, looks_after(*taken, start=treasures))
+    controller.brief(eyes)
+    assert controller.screen().name == "treasure"  # the camera still sees a treasure on A10
+    controller.handle(UiCommand.nav("correct"))
+    controller.handle(UiCommand.choose("correct", "A10 red tile"))
+    assert [str(a) for a in controller.game.actions] == list(taken)
+    moves = ("tile black H11", "tile black I11", "tile black J11")
+    for played in range(1, len(moves) + 1):
+        watch(controller, eyes, looks_after(*taken, *moves[:played], start=treasures))
+        assert controller.moment is None and controller.screen().name == "turn"
+    assert [str(a) for a in controller.game.actions] == [*taken, *moves]
+    assert eyes.labels[A10].cls is CellClass.TILE_RED and controller.tracker.shown[A10].cls is CellClass.TILE_RED
+
+
+def test_a_correction_stays_through_a_hand_over_the_board_while_its_square_is_unchanged() -> None:
+    controller, eyes = treasure_due()
+    lifted = looks_after("tile red C10", "treasure A10", start=treasures)
+    watch(controller, eyes, lifted)  # read as a treasure still, and agreed so
+    stray = list(lifted)
+    stray[parse_cell("K3")] = Look(CellClass.LEADER_RED)
+    watch(controller, eyes, stray)  # meanwhile a leader was put down where none may stand
+    controller.handle(UiCommand.choose("correct", "A10 red tile"))
+    assert controller.screen().name == "mismatch" and len(controller.game.actions) == 1
+    watch(controller, eyes, lifted)  # the leader lifted again: the camera sees A10 as it was
+    assert [str(a) for a in controller.game.actions] == ["tile red C10", "treasure A10"]
+    assert controller.moment is None and controller.corrections == {A10: CellClass.TILE_RED}

@@ -4,8 +4,18 @@ from __future__ import annotations
 
 import pytest
 
-from companion.rules import Action, BuildMonument, ChooseWar, Game, PendingKind, TakeTreasure, cell_name, position
-from companion.rules.pieces import BLACK
+from companion.rules import (
+    BLACK,
+    Action,
+    BuildMonument,
+    ChooseWar,
+    ConflictKind,
+    Game,
+    PendingKind,
+    TakeTreasure,
+    cell_name,
+    position,
+)
 from companion.ui.deeds import deed
 from companion.ui.gallery import pending, play_until
 
@@ -50,7 +60,7 @@ def test_without_the_owner_for_choices_on_one_players_board() -> None:
 
 
 def test_decisions_name_the_tiles_the_monument_and_the_treasure() -> None:
-    revolt, _ = play_until(pending(PendingKind.SUPPORT, lambda g: g.pending.conflict.kind == "revolt"))
+    revolt, _ = play_until(pending(PendingKind.SUPPORT, lambda g: g.pending.conflict.kind is ConflictKind.REVOLT))
     who = revolt.state.players[revolt.pending.player].name
     assert deed(revolt.state, Action.parse("support 2")) == f"{who}'s 2 red temples committed from hand"
     built, _ = play_until(pending(PendingKind.MONUMENT))

@@ -11,9 +11,11 @@ from datetime import datetime
 
 import pytest
 
+from companion.commands import UNDO, Key, UiCommand, Verb
 from companion.rules import (
     BuildMonument,
     ChooseWar,
+    ConflictKind,
     EventKind,
     Game,
     GameConfig,
@@ -25,7 +27,6 @@ from companion.rules import (
     parse_cell,
 )
 from companion.ui import messages, screens
-from companion.ui.commands import UNDO, Key, UiCommand, Verb
 from companion.ui.gallery import conflict, happened, notice, pending, play_until, two_tall_squares
 from companion.ui.model import Button, Chip, MarkKind, Screen, Tone, UiState
 from companion.ui.screens import Asking, TableView
@@ -67,8 +68,8 @@ def test_turn_shows_whose_turn_the_actions_left_and_the_kingdoms(mid) -> None:  
     commands = {b.label: b.command for b in screen.buttons}
     assert commands["Pass"] == UiCommand.action("pass") and commands["Take back"] == UNDO
     assert commands["Swap tiles"] == UiCommand.nav("swap")
-    letters = {"archer": "A", "bull": "B", "pot": "P", "lion": "L"}
-    assert screen.lines[-1] == "Leaders: " + " · ".join(f"{letters[p.dynasty]} {p.name}" for p in state.players)
+    assert screen.strip is not None
+    assert [(seat.name, seat.dynasty) for seat in screen.strip.seats] == [(p.name, p.dynasty) for p in state.players]
     accepted(game, commands["Pass"])
     assert screen.resolve(UiCommand.key(Key.BACK, long=True)) == UNDO
 
@@ -97,7 +98,7 @@ def test_swap_asks_how_many_tiles_in_table_mode() -> None:
 
 
 def test_revolt_highlights_both_sides_and_commits_what_the_player_entered() -> None:
-    found = play_until(pending(PendingKind.SUPPORT, lambda g: g.pending.conflict.kind == "revolt"))
+    found = play_until(pending(PendingKind.SUPPORT, lambda g: g.pending.conflict.kind is ConflictKind.REVOLT))
     game, _ = found
     conflict = game.pending.conflict
     n = min(2, game.pending.max_support)
@@ -115,7 +116,7 @@ def test_revolt_highlights_both_sides_and_commits_what_the_player_entered() -> N
 
 
 def test_war_defender_sees_what_the_attacker_committed() -> None:
-    found = play_until(pending(PendingKind.SUPPORT, lambda g: g.pending.conflict.kind == "war"
+    found = play_until(pending(PendingKind.SUPPORT, lambda g: g.pending.conflict.kind is ConflictKind.WAR
                                and g.pending.conflict.attacker_committed is not None))
     game, _ = found
     conflict = game.pending.conflict
@@ -172,7 +173,7 @@ def test_monument_asks_which_square_first_when_a_tile_completes_two() -> None:
     assert [b.command for b in second.buttons[:-1]] == [UiCommand.action(str(o)) for o in builds]
     assert all(b.colour and b.colour != "black" for b in second.buttons[:-1])  # the monument's other colour
     assert second.board is not None
-    assert second.board.marked(MarkKind.OPTION) == (b10, b10 + 1, b10 + 16, b10 + 17)  # the whole 2×2
+    assert second.board.marked(MarkKind.OPTION) == tuple(parse_cell(n) for n in ("B10", "C10", "B11", "C11"))
     for button in second.buttons:
         accepted(game, button.command)
     assert second.resolve(UiCommand.key(Key.BACK)) == UiCommand.pick(-1)
@@ -236,8 +237,23 @@ def test_final_tally_ranks_and_explains() -> None:
     assert [row[0] for row in screen.table.rows] == [f"{s.rank}. {s.name}" for s in scores]
     assert [row[-1] for row in screen.table.rows] == [str(s.score) for s in scores]
     assert game.state.game_over in screen.lines[0]
-    for s in scores:
-        assert any(line.startswith(f"{s.rank}. {s.name}: {s.score} — weakest") for line in screen.lines)
+    for s, row in zip(scores, screen.table.rows, strict=True):
+        colours = [cell for cell in row if isinstance(cell, Chip)]
+        # Each colour: the points, the treasures added beside them, the weakest framed.
+        assert [c.text for c in colours] == [str(n) for n in s.points]
+        assert [c.extra for c in colours] == [f"+{n}" if n else "" for n in s.spread]
+        assert [c.highlight for c in colours] == [i == s.final.index(s.score) for i in range(4)]
+        assert all(not line.startswith(s.name) for line in screen.lines if not s.tie_break)
+
+
+def test_the_tally_says_each_tie_break_in_words_without_a_doubled_full_stop() -> None:
+    from companion.rules import rank_scores
+
+    scores = rank_scores(["Anna", "Bo", "Cem"], [(5, 7, 6, 9), (7, 5, 9, 6), (4, 8, 8, 8)], [2, 2, 3])
+    screen = screens.tally(scores, reason="Tally entered by hand")
+    assert screen.lines[0] == "Tally entered by hand."
+    assert "Bo is tied with Anna on all four colours: they share rank 2." in screen.lines
+    assert not any(".." in line for line in (*screen.lines, screen.help.text if screen.help else ""))
 
 
 def test_mismatch_names_the_rule_and_offers_the_ways_out(mid) -> None:  # type: ignore[no-untyped-def]
@@ -278,8 +294,10 @@ def test_a_land_square_offers_every_piece_the_camera_can_name_there(mid) -> None
         CellClass.EMPTY_RIVER, CellClass.TILE_BLUE, CellClass.FACE_DOWN, CellClass.UNKNOWN)]
     labels = {b.command.value.removeprefix("correct=H6 "): b.label for b in screen.buttons}
     assert labels["treasure on a temple"] == "Treasure"
-    assert labels["monument"] == "Monument or face-down tile"
+    assert labels["monument"] == "Monument" and screen.help is not None and "face-down tile" in screen.help.text
     assert labels["red leader"] == "Priest" and labels["green tile"] == "Market"
+    # The square being corrected is shown close up (the renderer makes every square a finger wide).
+    assert screen.board is not None and screen.board.zoom == land
 
 
 def test_messages_say_what_happened_in_plain_words() -> None:

@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 from vision import aruco, geometry
-from vision.reading import COLUMNS, CellClass
+from vision.reading import COLUMNS, CellClass, block_cells
 from vision.sim.synthetic import (
     CameraPose,
     CellTruth,
@@ -322,7 +322,7 @@ def test_modern_tiles_are_mostly_grey_and_classic_ones_solid():
 
 
 def test_a_monument_covers_its_two_by_two():
-    block = (LAND_CELL, LAND_CELL + 1, LAND_CELL + COLUMNS, LAND_CELL + COLUMNS + 1)
+    block = block_cells(LAND_CELL)
     scene = Scene.setup().with_cells({c: CellTruth(CellClass.MONUMENT, monument=("red", "blue")) for c in block})
     with_monument = top_down(scene, "classic", PPS)
     empty = top_down(Scene.setup(), "classic", PPS)

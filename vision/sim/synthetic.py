@@ -16,7 +16,7 @@ import cv2
 import numpy as np
 
 from vision import geometry
-from vision.reading import CELLS, COLUMNS, CellClass
+from vision.reading import CELLS, COLUMNS, CellClass, block_cells
 from vision.sim import art, perturbations
 from vision.sim.perturbations import Conditions, Glare, Hand, Shadow, random_conditions, random_hand
 
@@ -39,9 +39,6 @@ __all__ = [
     "render_sequence",
     "top_down",
 ]
-
-_MONUMENT_OFFSETS = (0, 1, COLUMNS, COLUMNS + 1)
-
 
 @dataclass(frozen=True, slots=True)
 class CellTruth:
@@ -104,7 +101,7 @@ def _monument_blocks(cells: tuple[CellTruth, ...]) -> list[int]:
     for cell, truth in enumerate(cells):
         if truth.cls is not CellClass.MONUMENT or cell in claimed:
             continue
-        block = [cell + d for d in _MONUMENT_OFFSETS]
+        block = block_cells(cell)
         col = cell % COLUMNS
         if (
             col == COLUMNS - 1
@@ -189,9 +186,9 @@ def _sprite_kind(truth: CellTruth) -> str | None:
     cls = truth.cls
     if cls in (CellClass.EMPTY_LAND, CellClass.EMPTY_RIVER, CellClass.MONUMENT):
         return None
-    if cls.name.startswith("TILE_"):
+    if cls.is_tile:
         return f"tile-{cls.colour}"
-    if cls.name.startswith("LEADER_"):
+    if cls.is_leader:
         return f"leader-{cls.colour}" + (f"-{truth.dynasty}" if truth.dynasty else "")
     return {
         CellClass.FACE_DOWN: "face-down",
@@ -358,7 +355,7 @@ def random_scene(rng: np.random.Generator, board: str = "standard", pieces: int 
     free = [c for c in range(CELLS) if cells[c].cls in (CellClass.EMPTY_LAND, CellClass.EMPTY_RIVER)]
     for _ in range(int(rng.integers(0, 3))):  # monuments need a free 2×2 of land
         corner = int(rng.choice(free))
-        block = [corner + d for d in _MONUMENT_OFFSETS]
+        block = block_cells(corner)
         if (
             corner % COLUMNS < COLUMNS - 1
             and block[-1] < CELLS
