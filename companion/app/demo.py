@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol
 
-from companion.app.controller import Controller, Sight
+from companion.app.controller import Controller, Edge, Problem, Resuming, Sight
 from companion.app.problems import clip, disk_words
 from companion.app.table import Table
 from companion.commands import Key, UiCommand
@@ -130,10 +130,15 @@ def draw_time(screens_: Screens, screen: Screen) -> float:
 # --- the players answering the companion ----------------------------------------------------------
 
 
+def read_on(controller: Controller) -> None:
+    """The players read the results and the end of the turn shown, and press "Next"."""
+    while controller.screen().name in ("result", "end_of_turn"):
+        controller.handle(UiCommand.key(Key.OK))
+
+
 def press(controller: Controller, command: str) -> None:
     """Tell the companion `command` the way a player does: through the buttons on the screen."""
-    if controller.screen().name == "end_of_turn":
-        controller.handle(UiCommand.key(Key.OK))  # "Next: …"
+    read_on(controller)
     if command.startswith("swap "):
         controller.handle(UiCommand.nav("swap"))
     screen = controller.screen()
@@ -156,9 +161,8 @@ def answer(table: Table, controller: Controller) -> bool:
     moment = controller.moment
     if moment is None:
         return True
-    outcome = moment.outcome
-    if isinstance(outcome, Ambiguous):
-        for index, option in enumerate(outcome.options):  # the players know what they did
+    if isinstance(moment, Ambiguous):
+        for index, option in enumerate(moment.options):  # the players know what they did
             game = Game.from_state(controller.game.config, controller.state)
             for action in option:
                 game.apply(action)
@@ -166,8 +170,8 @@ def answer(table: Table, controller: Controller) -> bool:
                 controller.handle(UiCommand.choose("explain", index))
                 return True
         return False
-    if isinstance(outcome, Mismatch | Unclear) and controller.reading is not None:
-        cells = outcome.cells
+    if isinstance(moment, Mismatch | Unclear) and controller.reading is not None:
+        cells = moment.cells
         wrong = [c for c in cells if not table.board[c].fits(controller.reading.cells[c])]
         if not wrong:
             return False  # the board is right and the companion cannot explain it
@@ -175,11 +179,11 @@ def answer(table: Table, controller: Controller) -> bool:
             controller.handle(UiCommand.pick(cell))
             controller.handle(UiCommand.choose("correct", f"{cell_name(cell)} {table.board[cell].cls.value}"))
         return True
-    if moment.kind == "edge":  # the simulated players never leave a hand on the board
+    if isinstance(moment, Edge):  # the simulated players never leave a hand on the board
         controller.handle(UiCommand.nav("nothing"))
         return True
     controller.handle(UiCommand.nav("close"))
-    return moment.kind in ("error", "resuming")
+    return isinstance(moment, Problem | Resuming)
 
 
 # --- one game -------------------------------------------------------------------------------------
@@ -238,8 +242,9 @@ def _settle(table: Table, controller: Controller, eyes: Eyes, screens_: Screens,
     asked: set[str] = set()
     for _ in range(30):
         if controller.moment is not None:
-            stats.prompts[controller.moment.kind] += 1
-            asked.add(controller.moment.kind)
+            kind = type(controller.moment).__name__.lower()
+            stats.prompts[kind] += 1
+            asked.add(kind)
             if not answer(table, controller):
                 raise DemoError(f"the players cannot answer the {controller.screen().name!r} screen "
                                 f"({controller.moment})")
@@ -325,6 +330,8 @@ def main(argv: Sequence[str]) -> int:
         if args.save is not None:
             args.save.write_text(controller.game.to_json())
     truth, seen = final_scores(table.truth.state), final_scores(controller.state)
+    screens_.show(controller.screen())
+    read_on(controller)  # then the tally
     screens_.show(controller.screen())
     print(f"{table.truth.state.game_over}. The companion's tally:")
     print("\n".join(tally_lines(seen)))

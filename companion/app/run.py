@@ -25,12 +25,12 @@ from typing import Any, Protocol
 from companion.app import journal
 from companion.app.calibrating import Calibrating
 from companion.app.config import Config, kept_copy, load
-from companion.app.controller import Controller, Moment
+from companion.app.controller import Controller
 from companion.app.hand_tally import HandTally
 from companion.commands import UiCommand, Verb
 from companion.hardware.sound import Cue, Silent, Speaker, open_sound
 from companion.rules import CompanionError, Game
-from companion.tracker import Tracker, expected_cells
+from companion.tracker import expected_cells
 from companion.ui import messages, wizard
 from companion.ui.model import Screen, UiState
 from vision.camera import Camera, CameraError
@@ -52,8 +52,9 @@ class Notify(Protocol):
 class Setup:
     """Before a game: the set-up wizard, ending with a camera check of the set-up position."""
 
-    def __init__(self, records: Path, board: str = "standard") -> None:
+    def __init__(self, records: Path, board: str = "standard", *, left: Controller | None = None) -> None:
         self.draft = wizard.SetupDraft(board=board)
+        self.left = left  # the game the players left for this set-up: they may go back to it until it starts
         self.ui = UiState()
         self.records = records
         self.differ: tuple[int, ...] = ()
@@ -76,6 +77,8 @@ class Setup:
         if self.hand_tally is not None:
             return self.hand_tally.screen()
         screen = wizard.setup(self.draft, self.ui, differ=self.differ)
+        if self.left is not None:
+            screen = messages.way_back(screen)
         if self.draft.step != "camera" or (self.reading is not None and self.reading.ok):
             return screen
         why = self.reading.message if self.reading is not None else "no picture yet"
@@ -107,12 +110,18 @@ class Setup:
             self.draft, self.ui = draft, UiState()
         elif command.verb is Verb.NAV and command.value == "recheck" and self.reading is not None:
             self.on_reading(self.reading)
+        elif command == messages.BACK_TO_GAME and self.left is not None:
+            self.left.back_from_setup()
+            self.started = self.left
         elif command.verb is Verb.NAV and command.value == "start":
             game = Game(self.draft.config())
             try:
                 self.started = Controller(game, journal.Journal.start(self.records, game))
             except OSError as error:  # JournalError: a full or read-only card, said in words
                 self.problem = error
+                return
+            if self.left is not None and isinstance(self.left.record, journal.Journal):
+                self.left.record.close()  # the game left behind is kept as it was: its record is complete
 
 
 def _disk_full(error: Exception) -> bool:
@@ -134,9 +143,7 @@ def resume_or_setup(records: Path, board: str = "standard") -> Controller | Setu
         return Setup(records, board)
     for warning in resumed.warnings:
         log.warning("%s", warning)
-    controller = Controller(resumed.game, resumed.journal)
-    controller.tracker = Tracker.resume(resumed.game)  # pieces the players still had to lift are asked for again
-    controller.moment = Moment("resuming", started=resumed.started, notes=resumed.warnings)
+    controller = Controller.resume(resumed.game, resumed.journal, resumed.started, resumed.warnings)
     log.info("%s", resumed.message)
     return controller
 
@@ -203,7 +210,7 @@ class Loop:
             self.phase = self.phase.started
             self._read_next_still = True
         elif isinstance(self.phase, Controller) and self.phase.new_game:
-            self.phase = Setup(self.records, self.phase.game.config.board)
+            self.phase = Setup(self.records, self.phase.game.config.board, left=self.phase)
         if self.phones is not None and isinstance(self.phase, Controller):
             try:
                 self.phones.follow(self.phase)
@@ -234,16 +241,15 @@ class Loop:
             self._camera_ok = False
             self._retry_at = time.monotonic() + self.camera_retry
             if isinstance(self.phase, Controller):
-                self.phase.moment = Moment("camera", error=error)
+                self.phase.camera_lost()
             elif isinstance(self.phase, Calibrating) and self.phase.wants_picture:
                 self.phase.failed(str(error))
             return True
         if not self._camera_ok:
             log.info("camera: pictures again")
             self._camera_ok, self._read_next_still = True, True
-            if isinstance(self.phase, Controller) and self.phase.moment is not None \
-                    and self.phase.moment.kind == "camera":
-                self.phase.moment = None
+            if isinstance(self.phase, Controller):
+                self.phase.camera_back()
         if not still:
             self._read_next_still = True
             if isinstance(self.phase, Controller):

@@ -10,7 +10,7 @@ from typing import Protocol
 
 from companion.rules import Game
 from companion.ui.model import Code
-from companion.ui.screens import seat_name
+from companion.ui.screens import Asking, seat_name
 
 from .server import PhoneServer
 from .view import Links, snapshot
@@ -22,7 +22,7 @@ class Table(Protocol):
 
     game: Game
     phones: tuple[Code, ...]
-    asking: str | None
+    asking: Asking | None
 
 
 class Phones:
@@ -39,7 +39,7 @@ class Phones:
         if game is not self._game or self.links is None:  # a new game, or one resumed after a restart
             self._game, self.links = game, Links.new(len(game.state.players))
             if not game.actions:  # just set up: show everyone their code once
-                table.asking = "phones"
+                table.asking = Asking.PHONES
         if game.state is not self._published:
             self.version += 1
             self.server.publish(snapshot(game, self.links, self.version))

@@ -339,6 +339,12 @@ class Game:
         self._states.pop()
         return self._actions.pop()
 
+    def before(self, steps: int) -> GameState:
+        """The state `steps` applied actions ago (0: now): where `steps` undos would lead."""
+        if not 0 <= steps <= len(self._actions):
+            raise NothingToUndo(f"Only {len(self._actions)} actions have been played.")
+        return self._states[-1 - steps]
+
     def legal_actions(self) -> list[Action]:
         return legal_actions(self.state)
 

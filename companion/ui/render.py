@@ -155,6 +155,11 @@ class Renderer:
             body.height -= self._help(surface, body, screen, unit) + pad
         if screen.board is not None:
             high = body.width * (11 if screen.board.zoom is None else 6) // 16  # close up, a few rows do
+            # The words come first: the board gives up to a quarter of its height for what would not fit.
+            below = self._button_block(screen, body, portrait=True, unit=unit, pad=pad).height + 2 * pad
+            short = self._content_need(screen, body.width, unit, pad) - (
+                body.height - high - self._legend_height(screen, unit) - below)
+            high -= max(0, min(short, high // 4))
             area = pygame.Rect(body.x, body.y, body.width, high)
             legend = self._board(surface, area, screen.board, unit)
             legend_h = self._legend(surface, pygame.Rect(body.x, legend, body.width, body.height), screen, unit)
@@ -384,6 +389,21 @@ class Renderer:
         if screen.stepper is not None:
             self._stepper(surface, pygame.Rect(rect.x, rect.bottom - stepper_h, rect.width, stepper_h),
                           screen.stepper, unit)
+
+    def _content_need(self, screen: Screen, width: int, unit: float, pad: int) -> int:
+        """The height `_content` needs for everything but the move log (which shows what fits)."""
+        line_h = font(self.floor).get_linesize()
+        need = 0
+        if screen.status:
+            size = round(34 * unit) if font(round(34 * unit)).size(screen.title)[0] <= width else self.floor
+            need += wrapped_height((screen.title,), size, width) + pad // 2
+        if screen.lines:
+            need += wrapped_height(screen.lines, self.floor, width)
+        if screen.strip is not None:
+            need += self._strip_height(screen.strip, unit) + pad
+        if screen.table is not None:
+            need += (line_h + round(12 * unit)) * (len(screen.table.rows) + 1)
+        return need + (round(88 * unit) if screen.stepper else 0)
 
     def _codes(self, surface: Any, rect: pygame.Rect, codes: tuple[Code, ...], pad: int) -> None:
         """QR codes as large as fit, in the rows and columns that make them largest, each above its label."""

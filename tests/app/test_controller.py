@@ -8,11 +8,14 @@ from dataclasses import replace
 
 from differential import Differential
 
-from companion.app.controller import Controller
+from companion.app.controller import Controller, Edge
 from companion.app.table import reading_of
 from companion.commands import UNDO, Key, UiCommand, Verb
 from companion.rules import BLACK, GREEN, RED, Action, Event, Game, PendingKind, parse_cell, position
-from companion.tracker import Look, expected_cells
+from companion.tracker import Look, Unclear, expected_cells
+from companion.ui.advice import ADVICE, CameraTrouble
+from companion.ui.model import MarkKind, Tone
+from companion.ui.screens import TURN_PROMPT
 from vision.reading import BoardReading, CellClass, CellReading, ReadStatus
 
 KINGDOMS = """
@@ -148,7 +151,13 @@ def test_an_ambiguous_board_asks_which_happened() -> None:
     controller.on_reading(board_after("tile black C5", "tile black D5"))
     screen = controller.screen()
     assert screen.name == "ambiguous" and len(screen.buttons) == 2
-    choice = next(b.command for b in screen.buttons if b.label == "tile black C5 then tile black D5")
+    # In words, with what each way leads to: the order decides whether D5 scores too.
+    assert ("A black settlement on C5, then a black settlement on D5: Player 1 scores 2 black points; "
+            "Player 2's turn.") in screen.lines
+    assert ("A black settlement on D5, then a black settlement on C5: Player 1 scores 1 black point; "
+            "Player 2's turn.") in screen.lines
+    choice = next(b.command for b in screen.buttons
+                  if b.label == "A black settlement on C5, then a black settlement on D5")
     controller.handle(choice)
     assert [str(a) for a in controller.game.actions] == ["tile black C5", "tile black D5"]
     assert controller.state.players[0].points[BLACK.index] == 2
@@ -164,12 +173,72 @@ def test_a_board_put_back_offers_the_takeback_and_undo_works() -> None:
     assert not controller.owed
 
 
-def test_undo_from_the_button_waits_for_the_piece_to_come_off() -> None:
+def test_undo_from_the_button_says_what_it_undoes_and_waits_for_the_piece_to_come_off() -> None:
     controller = Controller(kingdoms())
     controller.on_reading(board_after("tile red F11"))
     controller.handle(UNDO)
+    screen = controller.screen()
+    assert screen.name == "take_back" and screen.title == "Take back Player 1's red temple on F11?"
+    assert len(controller.game.actions) == 1  # nothing undone before the players confirm
+    controller.handle(UiCommand.key(Key.OK))  # "Take it back"
     assert controller.game.actions == ()
     assert [str(o) for o in controller.owed] == ["remove the red tile from F11"]
+    assert controller.screen().lines[0] == "Taken back: Player 1's red temple on F11."
+
+
+def test_a_takeback_can_be_kept_and_goes_back_several_steps() -> None:
+    controller = Controller(kingdoms())
+    controller.on_reading(board_after("tile red C3"))
+    controller.handle(UiCommand.action("no-monument"))
+    controller.handle(UiCommand.key(Key.BACK, long=True))  # a long press of back: take back
+    assert controller.screen().title == "Take back Player 1's choice of no monument?"
+    controller.handle(UiCommand.key(Key.BACK))  # "Keep it"
+    assert len(controller.game.actions) == 2 and controller.screen().name == "turn"
+    for _ in range(2):
+        controller.handle(UNDO)
+        controller.handle(UiCommand.nav("undo"))
+    assert controller.game.actions == ()
+    assert controller.screen().lines[0] == ("Taken back: Player 1's choice of no monument, "
+                                            "then Player 1's red temple on C3.")
+    controller.on_reading(board_after())
+    controller.on_reading(board_after("tile red F11"))  # a new move: the note of what was undone goes
+    assert not any(line.startswith("Taken back") for line in controller.screen().lines)
+
+
+def test_support_shown_cannot_be_taken_back_and_the_screen_says_why() -> None:
+    controller = Controller(kingdoms())
+    controller.on_reading(board_after("leader red H8"))
+    controller.handle(UiCommand.action("support 1"))  # the attacker shows one temple
+    controller.handle(UNDO)
+    screen = controller.screen()
+    assert screen.name == "take_back_refused"
+    assert screen.title == "Player 1's 1 red temple committed from hand cannot be taken back"
+    assert "never goes back past them" in " ".join(screen.lines)
+    assert not any(b.command == UiCommand.nav("undo") for b in screen.buttons)
+    controller.handle(UiCommand.nav("undo"))  # even if asked: nothing happens
+    assert [str(a) for a in controller.game.actions] == ["leader red H8", "support 1"]
+    controller.handle(UiCommand.key(Key.OK))
+    assert controller.screen().name == "support"
+
+
+def test_a_tile_that_ended_the_turn_is_taken_back_while_the_next_player_has_not_acted() -> None:
+    controller = Controller(kingdoms())
+    controller.on_reading(board_after("tile red F11"))
+    bag = controller.state.bag_count
+    controller.on_reading(board_after("tile red F11", "tile red G11"))  # the second action ends the turn
+    assert controller.state.current == 1
+    controller.on_reading(board_after("tile red F11"))  # G11 lifted again: it was misplaced
+    screen = controller.screen()
+    assert screen.name == "takeback" and screen.title == "Take it back?"
+    assert "before Player 1's red temple on G11" in screen.lines[0]
+    controller.handle(UiCommand.key(Key.OK))  # "Take it back": the tiles drawn go back in the bag
+    assert [str(a) for a in controller.game.actions] == ["tile red F11"]
+    assert controller.state.current == 0 and controller.state.bag_count == bag
+    assert controller.screen().name == "turn"
+    controller.on_reading(board_after("tile red F11", "tile red G11"))  # played again, the turn ends
+    controller.handle(UNDO)  # the button asks first, and offers it too
+    screen = controller.screen()
+    assert screen.name == "take_back" and screen.title == "Take back Player 1's red temple on G11?"
 
 
 def test_nothing_to_undo_is_said_plainly() -> None:
@@ -203,8 +272,10 @@ def test_a_treasure_taken_by_hand_and_a_monument_on_the_buttons() -> None:
     controller.on_reading(board_after("tile red C10", "treasure A10", "tile red C3"))
     assert controller.screen().name == "monument"
     controller.handle(UiCommand.action("monument red/green B2"))
-    screen = controller.screen()
-    assert screen.name == "owed" and len(screen.lines) == 4 + 1
+    assert controller.screen().name == "end_of_turn"  # the monument scored: the turn, and the game, ended
+    assert len(controller.owed) == 4  # the four tiles to turn face down
+    controller.handle(UiCommand.key(Key.OK))
+    assert controller.screen().name == "tally"  # the game is over: its tally, not a list of chores
 
 
 def test_without_an_agreed_picture_a_correction_lasts_only_until_a_hand_moves() -> None:
@@ -359,7 +430,7 @@ def test_a_patch_at_the_edge_the_camera_takes_for_an_arm_is_asked_about_and_excu
         controller.on_reading(refused)
         assert controller.moment is None and controller.looking  # a hand may just be passing: wait
     controller.on_reading(refused)
-    assert controller.moment is not None and controller.moment.kind == "edge"
+    assert isinstance(controller.moment, Edge)
     screen = controller.screen()
     assert screen.name == "edge" and "A10, A11, B11" in " ".join(screen.lines)
     controller.handle(UiCommand.nav("recheck"))  # "look again": the players see a hand, or move it away
@@ -374,6 +445,195 @@ def test_a_patch_at_the_edge_the_camera_takes_for_an_arm_is_asked_about_and_excu
     assert controller.excused == frozenset(patch[:1])  # read clearly again: no longer excused
     controller.on_reading(board_after())
     assert controller.excused == frozenset() and controller.game.actions == ()
+
+
+def test_showing_the_screen_changes_nothing() -> None:
+    controller = Controller(kingdoms())
+    controller.on_reading(board_after("leader red H8"))
+    controller.handle(UiCommand.action("support 1"))
+    controller.handle(UiCommand.action("support 0"))
+    controller.on_reading(board_after("leader red H8", changes={"J7": CellClass.EMPTY_LAND}))  # the loser lifted
+    before = (controller.moment, controller.notices, controller.asking, controller.ui, controller.events)
+    assert controller.screen() == controller.screen()
+    assert (controller.moment, controller.notices, controller.asking, controller.ui, controller.events) == before
+
+
+def test_the_main_loop_tells_the_controller_of_the_camera() -> None:
+    controller = Controller(kingdoms())
+    controller.camera_lost()
+    assert controller.screen().name == "camera_lost"
+    controller.camera_back()
+    assert controller.moment is None and controller.screen().name == "turn"
+
+
+TWO_WARS = """
+     ABCDEFGHIJKLMNOP
+  1  ................
+  2  ................
+  3  ................
+  4  ................
+  5  rP....rQ........
+  6  rAk.kBr.........
+  7  ................
+  8  ................
+  9  ................
+ 10  t...............
+ 11  ...........t..t.
+"""
+
+
+def two_wars(*, treasures: int = 3, actions_left: int = 2) -> Game:
+    """A green tile on D6 unites two kingdoms that each hold a priest and a king: two wars."""
+    drawing = TWO_WARS if treasures == 3 else TWO_WARS.replace("..t.\n", "....\n")
+    leaders = {"P": (0, RED), "A": (0, BLACK), "Q": (1, RED), "B": (1, BLACK)}
+    return position(drawing, leaders=leaders, hands=["ggkkrr", "rrkkgg"], actions_left=actions_left)
+
+
+def test_every_war_of_a_chain_shows_its_result_in_order() -> None:
+    controller = Controller(two_wars())
+    looks = list(expected_cells(controller.state))
+    looks[parse_cell("D6")] = Look(CellClass.TILE_GREEN)
+    controller.on_reading(reading_of(looks))
+    assert controller.screen().name == "war_order"
+    for command in ("war red", "support 1", "support 0"):
+        controller.handle(UiCommand.action(command))
+    first = controller.screen()
+    assert first.name == "result" and first.title == "Player 1 wins the red war"
+    assert first.status.startswith("Player 1 (") and "1 action left" in first.status  # the uniting tile counted
+    assert first.table is not None and first.table.rows[-1] == ("Total", "3", "2")
+    assert first.board is not None and first.board.marked(MarkKind.REMOVE) == (parse_cell("G5"), parse_cell("H5"))
+    assert "Take off the board: G5, H5." in first.lines
+    assert first.buttons[0].label == "Next: the kings' war"
+    controller.handle(UiCommand.key(Key.OK))
+    assert controller.screen().name == "support"  # the second war, once the players have read the first
+    controller.handle(UiCommand.action("support 0"))
+    controller.handle(UiCommand.action("support 1"))
+    second = controller.screen()
+    assert second.name == "result" and second.title == "Player 2 wins the black war"
+    assert second.table is not None and second.table.rows[-1] == ("Total", "1", "2")
+    assert second.board is not None
+    removed = {parse_cell(c) for c in ("B6", "C6", "D6")}  # the king, its supporter, the unification tile
+    assert set(second.board.marked(MarkKind.REMOVE)) == removed
+    controller.on_reading(reading_of(expected_cells(controller.state)))  # the players lifted every piece
+    assert controller.screen().name == "turn"
+
+
+def test_a_game_that_ends_in_a_war_shows_the_war_then_the_tally() -> None:
+    controller = Controller(two_wars(treasures=2, actions_left=1))
+    for command in ("tile green D6", "war red", "support 1", "support 0"):
+        controller.handle(UiCommand.action(command))
+    controller.handle(UiCommand.key(Key.OK))
+    for command in ("support 0", "support 1"):
+        controller.handle(UiCommand.action(command))
+    screen = controller.screen()
+    assert screen.name == "result" and screen.title == "Player 2 wins the black war"
+    assert screen.status.startswith("Player 1 (") and "game over" in screen.status  # Player 1's tile did it
+    assert screen.buttons[0].label == "Next: the final tally"
+    controller.handle(UiCommand.key(Key.OK))
+    assert controller.screen().name == "tally"
+
+
+def test_a_result_names_the_player_whose_action_it_was_after_the_turn_passed() -> None:
+    controller = Controller(two_wars(actions_left=1))
+    for command in ("tile green D6", "war red", "support 1", "support 0"):
+        controller.handle(UiCommand.action(command))
+    controller.handle(UiCommand.key(Key.OK))
+    for command in ("support 0", "support 0"):
+        controller.handle(UiCommand.action(command))
+    assert controller.state.current == 1
+    screen = controller.screen()
+    assert screen.name == "result" and screen.status.startswith("Player 1 (") and "turn over" in screen.status
+
+
+def test_a_new_game_is_asked_for_twice_and_the_game_is_kept_until_then() -> None:
+    controller = Controller(kingdoms())
+    controller.on_reading(board_after("tile red F11"))
+    controller.handle(UiCommand(Verb.MENU))
+    controller.handle(UiCommand.nav("new"))
+    screen = controller.screen()
+    assert screen.name == "new_game" and "1 action so far" in screen.lines[0]
+    assert screen.buttons[screen.focus].label == "Back to the game"
+    controller.handle(UiCommand.key(Key.OK))  # the focused button: back to the game
+    assert not controller.new_game and controller.screen().name == "turn"
+    controller.handle(UiCommand.nav("new"))
+    controller.handle(UiCommand.key(Key.DOWN))
+    controller.handle(UiCommand.key(Key.OK))  # "Yes — a new game"
+    assert controller.new_game and [str(a) for a in controller.game.actions] == ["tile red F11"]
+
+
+def test_the_tally_asks_before_a_new_game() -> None:
+    controller = Controller(two_wars(treasures=2, actions_left=1))
+    controller.handle(UiCommand.action("pass"))
+    tally = controller.screen()
+    assert tally.name == "tally"
+    controller.handle(UiCommand.key(Key.OK))  # "New game", the only button
+    assert controller.screen().name == "new_game" and not controller.new_game
+    controller.handle(UiCommand.key(Key.BACK))
+    assert controller.screen() == tally
+
+
+def test_a_swap_cannot_be_taken_back_nor_another_players_decision() -> None:
+    controller = Controller(Game.new(2, hidden_hands=True))
+    controller.handle(UiCommand.action("swap 2"))
+    controller.handle(UNDO)
+    screen = controller.screen()
+    assert screen.name == "take_back_refused" and "drawn from the bag" in " ".join(screen.lines)
+    # The treasure Player 2's trader took in Player 1's turn: Player 1 cannot make them choose again.
+    game = position(TRADER, leaders={"G": (1, GREEN)}, hands=["rrbkkk", "rrgkkk"])
+    other = Controller(game)
+    other.handle(UiCommand.action("tile red F10"))  # joins G10's treasure to the kingdom of Player 2's trader
+    assert other.state.pending.kind is PendingKind.TREASURE and other.state.pending.player == 1
+    other.handle(UiCommand.action("treasure G10"))
+    other.handle(UNDO)
+    screen = other.screen()
+    assert screen.name == "take_back_refused"
+    assert screen.title == "Player 2's treasure taken from G10 cannot be taken back"
+    assert "That was Player 2's decision, in Player 1's turn" in screen.lines[0]
+
+
+TRADER = """
+     ABCDEFGHIJKLMNOP
+  1  ................
+  2  ................
+  3  ................
+  4  ................
+  5  ................
+  6  ................
+  7  ................
+  8  ................
+  9  ................
+ 10  ...tG.t.........
+ 11  ................
+"""
+
+
+def test_a_refused_reading_replaces_the_turns_instruction_with_why_where_and_what_to_do() -> None:
+    controller = Controller(kingdoms())
+    covered = BoardReading(ReadStatus.MOVING, board_found=True, hands_in_view=True,
+                           message="Something covers the top-left marker: a hand over the board?")
+    controller.on_reading(covered)
+    screen = controller.screen()
+    assert screen.name == "turn" and screen.tone is Tone.WARNING
+    assert screen.lines[:2] == ("Camera: Something covers the top-left marker: a hand over the board?",
+                                ADVICE[CameraTrouble.COVERED])
+    assert TURN_PROMPT not in screen.lines
+    arm = (parse_cell("A10"), parse_cell("A11"))
+    controller.on_reading(BoardReading(ReadStatus.MOVING, board_found=True, hands_in_view=True,
+                                       message="Something reaches in over the edge of the board: a hand?",
+                                       low_confidence=arm))
+    screen = controller.screen()
+    assert screen.lines[1] == ADVICE[CameraTrouble.ARM]
+    assert screen.board is not None and screen.board.marked(MarkKind.DIFFERS) == arm  # where
+    controller.on_reading(board_after())
+    assert controller.screen().lines[0] == TURN_PROMPT  # read again: back to the turn
+
+
+def test_the_camera_trouble_is_said_on_the_other_screens_too() -> None:
+    controller = Controller(kingdoms())
+    controller.on_reading(board_after("leader red H8"))
+    controller.on_reading(BoardReading(ReadStatus.NO_BOARD, message="No board marker is in view"))
+    screen = controller.screen()
+    assert screen.name == "support" and screen.lines[-1] == ADVICE[CameraTrouble.NO_BOARD]
 
 
 # --- telling the observer what may appear where, and what the game agreed with --------------------
@@ -434,7 +694,7 @@ def test_a_square_corrected_once_is_not_asked_about_again_until_it_changes() -> 
     for _ in range(3):
         controller.brief(eyes)
         controller.on_reading(eyes.read())
-    assert controller.moment is not None and controller.moment.kind == "unclear"
+    assert isinstance(controller.moment, Unclear)
     controller.handle(UiCommand.choose("correct", "F11 empty land"))
     assert controller.moment is None
     moves = ("tile black H11", "tile black I11", "tile black J11")

@@ -51,7 +51,7 @@ def test_rendered_moves_illegal_placements_quick_doubles_and_takebacks() -> None
     show(controller, eyes, board("tile black H4", "tile green L11"))  # both before the camera looks
     assert sorted(str(a) for a in controller.game.actions) == ["tile black H4", "tile green L11"]
     first = str(controller.game.actions[0])
-    show(controller, eyes, board(first))  # the second tile taken back by hand
+    show(controller, eyes, board(first))  # the second tile taken back by hand, though it ended the turn
     assert controller.screen().name == "takeback"
     assert "The board is back as it was before" in " ".join(controller.screen().lines)
     controller.handle(UiCommand.key(Key.OK))

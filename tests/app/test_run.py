@@ -309,6 +309,21 @@ def test_pieces_still_owed_when_the_power_went_are_asked_for_again(tmp_path: Pat
     assert controller.moment is None and not controller.owed and controller.screen().name != "owed"
 
 
+def test_the_set_up_of_a_new_game_leads_back_to_the_game_left(tmp_path: Path) -> None:
+    game = Game.new(2, hidden_hands=True)
+    controller = Controller(game)
+    controller.handle(UiCommand.action("pass"))
+    controller.handle(UiCommand.nav("new"))
+    controller.handle(UiCommand.nav("start-new"))
+    assert controller.new_game
+    setup = Setup(tmp_path / "games", left=controller)
+    setup.handle(UiCommand.choose("players", 3))
+    screen = setup.screen()
+    back = next(b for b in screen.buttons if b.label == "Back to the game")
+    setup.handle(back.command)
+    assert setup.started is controller and not controller.new_game
+    assert [str(a) for a in controller.game.actions] == ["pass"] and controller.screen().name == "turn"
+    assert not (tmp_path / "games").exists()  # no record of a new game was begun
 def test_the_camera_calls_the_players_for_a_new_question_and_blips_for_a_move() -> None:
     from companion.ui.model import Screen
 

@@ -27,8 +27,11 @@ def test_no_treasure_is_asked_for_between_two_wars_only_after_the_last(two_wars_
     controller.on_reading(reading_of(expected_cells(game.state)))  # the unification tile goes on
     for decision in ("war black", "support 0", "support 0"):  # Player 2 wins the black war
         controller.handle(UiCommand.action(decision))
-    # The red war follows at once; B8 keeps its treasure on the table meanwhile.
-    assert controller.screen().name == "support" and game.pending.kind is PendingKind.SUPPORT
+    # The black war's result, then the red war; B8 keeps its treasure on the table meanwhile.
+    assert controller.screen().name == "result" and game.pending.kind is PendingKind.SUPPORT
+    assert not any("treasure" in line for line in controller.screen().lines)
+    controller.handle(UiCommand.nav("done"))  # "Next: the priests' war"
+    assert controller.screen().name == "support"
     assert not any(o.cell == parse_cell("B8") for o in controller.owed)
     for decision in ("support 0", "support 0"):  # Player 2 wins the red war
         controller.handle(UiCommand.action(decision))

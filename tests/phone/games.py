@@ -8,6 +8,7 @@ from pathlib import Path
 
 from companion.rules import Game, GameConfig
 from companion.ui.model import Code
+from companion.ui.screens import Asking
 
 GOLDEN = Path(__file__).parents[1] / "rules" / "golden"
 
@@ -32,7 +33,7 @@ class Table:
 
     game: Game
     phones: tuple[Code, ...] = ()
-    asking: str | None = None
+    asking: Asking | None = None
     rest: list[str] = field(default_factory=list)
 
     def play(self, count: int) -> None:

@@ -56,7 +56,7 @@ def test_a_seats_page_and_the_tables_page_follow_the_game(served) -> None:
         you = state.players[0]
         assert points_row(seat) == [str(n) for n in (*you.points, you.treasures)]
         assert "Scores are hidden." in text(seat)
-        assert "Player 2 (bull) · 2 actions left" in text(everyone)
+        assert "Player 2 (bull) · 1 action left" in text(everyone)
         assert everyone.find_element("css selector", ".board svg").size["width"] > 300
         # The game moves on at the table: a black war starts, the attacker commits.
         game.play(2)

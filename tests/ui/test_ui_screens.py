@@ -6,6 +6,7 @@ every engine action a screen offers is applied to that game to prove the engine 
 
 from __future__ import annotations
 
+import re
 from datetime import datetime
 
 import pytest
@@ -26,9 +27,9 @@ from companion.rules import (
     parse_cell,
 )
 from companion.ui import messages, screens
-from companion.ui.gallery import happened, pending, play_until, two_tall_squares
+from companion.ui.gallery import conflict, happened, notice, pending, play_until, two_tall_squares
 from companion.ui.model import Button, Chip, MarkKind, Screen, Tone, UiState
-from companion.ui.screens import TableView
+from companion.ui.screens import Asking, TableView
 from vision.reading import CellClass
 
 
@@ -84,7 +85,7 @@ def test_up_and_down_move_the_focus_and_ok_presses_the_focused_button(mid) -> No
 
 def test_swap_asks_how_many_tiles_in_table_mode() -> None:
     game = Game.new(3, hidden_hands=True)
-    swap = screens.for_state(TableView(game.state, game.config, asking="swap"))
+    swap = screens.for_state(TableView(game.state, game.config, asking=Asking.SWAP))
     assert swap.name == "swap" and swap.stepper is not None
     assert (swap.stepper.minimum, swap.stepper.maximum, swap.stepper.value) == (1, 6, 1)
     assert swap.resolve(UiCommand.key(Key.UP)) == UiCommand.entry(2)
@@ -111,7 +112,7 @@ def test_revolt_highlights_both_sides_and_commits_what_the_player_entered() -> N
     assert screen.help is not None and screen.help.page == 8
     assert ok(screen) == UiCommand.action(f"support {n}")
     accepted(game, ok(screen))
-    assert cell_name(conflict.attacker_leader) in " ".join(screen.lines)
+    assert screen.table is not None and cell_name(conflict.attacker_leader) in screen.table.header[1]
 
 
 def test_war_defender_sees_what_the_attacker_committed() -> None:
@@ -121,7 +122,8 @@ def test_war_defender_sees_what_the_attacker_committed() -> None:
     conflict = game.pending.conflict
     screen = screens.for_state(view(found))
     assert "defender" in screen.title and screen.help is not None and screen.help.page == 9
-    assert any(f"added {conflict.attacker_committed} from hand" in line for line in screen.lines)
+    assert screen.table is not None and screen.table.rows[1][0] == "From hand"
+    assert screen.table.rows[1][1] == Chip(conflict.colour.value, str(conflict.attacker_committed))
     assert screen.stepper is not None and screen.stepper.colour == conflict.colour.value
     assert screen.stepper.value == 0
     accepted(game, ok(screen))
@@ -132,10 +134,12 @@ def test_result_marks_exactly_the_pieces_that_must_leave() -> None:
     _, events = found
     removed = {c for e in events if e.kind in (EventKind.PIECES_REMOVED, EventKind.LEADER_EXILED,
                                                 EventKind.UNIFICATION_REMOVED) for c in e.cells}
-    screen = screens.result(view(found))
+    screen = screens.notice(view(found), notice(found))
     assert screen.board is not None and set(screen.board.marked(MarkKind.REMOVE)) == removed
     won = next(e for e in events if e.kind is EventKind.CONFLICT_WON)
-    assert won.text in screen.lines and won.text.startswith(screen.title)
+    assert won.text.startswith(screen.title) and screen.table is not None
+    assert won.text.endswith(f"{screen.table.rows[-1][1]} to {screen.table.rows[-1][2]}") or \
+        won.text.endswith(f"{screen.table.rows[-1][2]} to {screen.table.rows[-1][1]}")  # the totals
     assert any(e.text in screen.lines for e in events if e.kind is EventKind.SCORED)
     assert ok(screen) == UiCommand.nav("done")
 
@@ -191,7 +195,11 @@ def test_treasure_lists_the_choices_and_a_tap_near_one_takes_it() -> None:
 
 def test_end_of_turn_warns_when_the_bag_runs_low() -> None:
     found = play_until(happened(EventKind.BAG_LOW))
-    screen = screens.end_of_turn(view(found))
+    ended = notice(found)
+    screen = screens.notice(view(found), ended)
+    game, _ = found
+    assert isinstance(ended, screens.TurnEnd) and ended.actor != game.state.current
+    assert screen.status.startswith(game.state.players[ended.actor].name) and "turn over" in screen.status
     assert screen.tone is Tone.WARNING and screen.help is not None and screen.help.page == 14
     assert "Everybody draws back to 6 tiles" in screen.lines
     assert any("tiles left in the bag" in line for line in screen.lines)
@@ -200,7 +208,7 @@ def test_end_of_turn_warns_when_the_bag_runs_low() -> None:
 
 def test_hidden_scores_show_only_the_seat_that_peeks(mid) -> None:  # type: ignore[no-untyped-def]
     game, _ = mid
-    screen = screens.for_state(view(mid, asking="scores", ui=UiState(peek=1)))
+    screen = screens.for_state(view(mid, asking=Asking.SCORES, ui=UiState(peek=1)))
     assert screen.table is not None
     shown = [row[1] != "hidden" for row in screen.table.rows]
     assert shown == [seat == 1 for seat in range(len(game.state.players))]
@@ -310,7 +318,7 @@ def test_squares_the_camera_disagrees_with_are_marked_on_game_screens(mid) -> No
 
 
 def test_menu_offers_scores_undo_corrections_and_a_hand_tally(mid) -> None:  # type: ignore[no-untyped-def]
-    screen = screens.for_state(view(mid, asking="menu"))
+    screen = screens.for_state(view(mid, asking=Asking.MENU))
     commands = [b.command for b in screen.buttons]
     assert screen.name == "menu"
     for wanted in (UiCommand.nav("scores"), UNDO, UiCommand.nav("correct"), UiCommand.nav("manual"),
@@ -321,7 +329,7 @@ def test_menu_offers_scores_undo_corrections_and_a_hand_tally(mid) -> None:  # t
 
 
 def test_a_seat_held_on_the_ok_button_peeks_until_released(mid) -> None:  # type: ignore[no-untyped-def]
-    screen = screens.scores(view(mid, asking="scores", ui=UiState(focus=2)))
+    screen = screens.scores(view(mid, asking=Asking.SCORES, ui=UiState(focus=2)))
     assert screen.resolve(UiCommand.key(Key.OK, long=True)) == UiCommand.peek(2)
     assert screen.resolve(UiCommand(Verb.RELEASE, Key.OK)) == UiCommand.peek(None)
     assert screens.turn(view(mid)).resolve(UiCommand(Verb.RELEASE, Key.OK)) is None
@@ -338,3 +346,43 @@ def test_up_and_down_move_between_the_buttons_of_a_message() -> None:
         screen = messages.message("What happened?", buttons=buttons, ui=ui)
         assert screen.focus == expected
     assert screen.resolve(UiCommand.key(Key.OK)) == UiCommand.pick(3)
+
+
+def test_the_conflict_panel_never_shows_a_negative_or_meaningless_number() -> None:
+    # A defender already stronger than the attacker's total: "needs -2 to hold" was shown here.
+    found = play_until(conflict(lambda c: c.attacker_committed is not None
+                                and c.defender_strength > c.attacker_strength + c.attacker_committed))
+    game, _ = found
+    c = game.pending.conflict
+    for entry in range(game.pending.max_support + 1):
+        screen = screens.support(view(found, ui=UiState(entry=entry)))
+        assert screen.table is not None
+        texts = [*screen.lines, *(cell if isinstance(cell, str) else cell.text
+                                  for row in (screen.table.header, *screen.table.rows) for cell in row)]
+        assert not any(re.search(r"-\d", text) for text in texts), texts
+        totals = screen.table.rows[-1]
+        assert totals == ("Total", str(c.attacker_strength + c.attacker_committed), str(c.defender_strength + entry))
+        assert screen.lines[0].startswith(f"As it stands, {game.state.players[c.defender].name} (defender) holds")
+
+
+def test_a_tie_goes_to_the_defender_and_the_attacker_sees_both_sides() -> None:
+    found = play_until(conflict(lambda c: c.attacker_committed is None and c.attacker_strength == c.defender_strength))
+    game, _ = found
+    c = game.pending.conflict
+    names = [p.name for p in game.state.players]
+    screen = screens.support(view(found))
+    assert screen.table is not None
+    assert screen.table.header[1:] == (f"{names[c.attacker]} {cell_name(c.attacker_leader)}",
+                                       f"{names[c.defender]} {cell_name(c.defender_leader)}")
+    assert screen.table.rows[1][2] == "—"  # the defender has not said yet
+    assert screen.lines[0].endswith("ties go to the defender.")
+    if game.pending.max_support:
+        more = screens.support(view(found, ui=UiState(entry=1)))
+        assert more.lines[0].startswith(f"As it stands, {names[c.attacker]} (attacker) wins")
+
+
+def test_the_header_counts_the_action_whose_conflict_is_being_fought() -> None:
+    found = play_until(pending(PendingKind.SUPPORT))
+    game, _ = found
+    left = game.state.actions_left - 1
+    assert f"{left} action{'s' if left != 1 else ''} left" in screens.support(view(found)).status
