@@ -22,7 +22,7 @@ def main(argv: Sequence[str]) -> int:
     parser.add_argument("--out", type=Path, help="where to write it (default: RECORD's name with -report.html, "
                                                  "in the current folder)")
     args = parser.parse_args(list(argv))
-    from companion.app.demo import open_record
+    from companion.app.records import open_record
     from companion.phone.report import Report, html
 
     out = args.out or Path(f"{args.record.stem}-report.html")

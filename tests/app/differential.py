@@ -76,7 +76,7 @@ class Differential:
             return CellReading(CellClass.UNKNOWN, 0.3)
         return CellReading(named, 0.95, look.dynasty, look.monument)
 
-    # --- the demo's camera (companion.app.demo.Eyes) ----------------------------------------------
+    # --- the demo's camera (companion.sim.demo.Eyes) ----------------------------------------------
 
     def look(self, looks: Sequence[Look], *, hand: bool = True) -> BoardReading:
         self.board = list(looks)

@@ -5,9 +5,8 @@ import json
 import numpy as np
 import pytest
 
-from companion import rules
-from companion.app import bench
-from companion.app.bench_vision import mid_game_scene, truth_of
+from companion import bench, rules
+from companion.bench.vision import mid_game_scene, truth_of
 from vision.reading import CellClass
 
 

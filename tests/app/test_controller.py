@@ -9,9 +9,9 @@ from dataclasses import replace
 from differential import Differential
 
 from companion.app.controller import Controller, Edge
-from companion.app.table import reading_of
 from companion.commands import UNDO, Key, UiCommand, Verb
 from companion.rules import BLACK, GREEN, RED, Action, Event, Game, PendingKind, parse_cell, position
+from companion.sim.table import reading_of
 from companion.tracker import Look, Unclear, expected_cells
 from companion.ui.advice import ADVICE, CameraTrouble
 from companion.ui.model import MarkKind, Tone

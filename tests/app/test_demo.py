@@ -8,10 +8,10 @@ from pathlib import Path
 import pytest
 from differential import Differential
 
-from companion.app import demo
 from companion.app.controller import Controller
-from companion.app.table import Table
 from companion.rules import Game, final_scores
+from companion.sim import demo
+from companion.sim.table import Table
 
 os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
 os.environ.setdefault("SDL_AUDIODRIVER", "dummy")

@@ -8,9 +8,9 @@ from dataclasses import replace
 import pytest
 
 from companion.app.controller import Controller
-from companion.app.demo import DemoError, Screens, Stats, play
-from companion.app.table import Table, reading_of
 from companion.rules import Game
+from companion.sim.demo import DemoError, Screens, Stats, play
+from companion.sim.table import Table, reading_of
 from companion.tracker import Look
 from vision.reading import BoardReading, CellClass, CellReading, ReadStatus
 

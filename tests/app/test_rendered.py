@@ -5,9 +5,9 @@ from __future__ import annotations
 import os
 
 from companion.app.controller import Controller
-from companion.app.eyes import CameraEyes
 from companion.commands import Key, UiCommand
 from companion.rules import Game, parse_cell
+from companion.sim.eyes import CameraEyes
 from companion.tracker import Look, expected_cells
 from vision.reading import CellClass
 

@@ -25,14 +25,14 @@ from gpiozero.pins.mock import MockFactory  # noqa: E402
 from companion.app import journal  # noqa: E402
 from companion.app.config import Config, parse  # noqa: E402
 from companion.app.controller import Controller  # noqa: E402
-from companion.app.eyes import synthetic_calibration  # noqa: E402
 from companion.app.run import Loop, Setup, cue_for, open_camera, open_observer, resume_or_setup  # noqa: E402
-from companion.app.table import reading_of  # noqa: E402
 from companion.commands import Key, UiCommand, Verb  # noqa: E402
 from companion.hardware.buttons import GpioButtons, post_edge  # noqa: E402
 from companion.hardware.display import Display  # noqa: E402
 from companion.hardware.sound import Cue  # noqa: E402
 from companion.rules import Event, EventKind, Game, PendingKind, Support, cell_name, parse_cell  # noqa: E402
+from companion.sim.eyes import synthetic_calibration  # noqa: E402
+from companion.sim.table import reading_of  # noqa: E402
 from companion.tracker import Look, expected_cells  # noqa: E402
 from companion.ui.gallery import play_until  # noqa: E402
 from companion.ui.inputs import Inputs  # noqa: E402

@@ -23,9 +23,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from companion.app import journal
-from companion.app.eyes import synthetic_calibration
 from companion.app.run import GAMES, Setup, start_up
 from companion.rules import Game
+from companion.sim.eyes import synthetic_calibration
 from vision import calibration as calib
 from vision.sim.synthetic import CameraPose
 

@@ -5,9 +5,9 @@ positions are the rules tests' own (tests/conftest.py)."""
 from __future__ import annotations
 
 from companion.app.controller import Controller
-from companion.app.table import reading_of
 from companion.commands import UiCommand
 from companion.rules import Game, PendingKind, parse_cell
+from companion.sim.table import reading_of
 from companion.tracker import Look, expected_cells
 from vision.reading import BoardReading, CellClass
 

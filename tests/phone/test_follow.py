@@ -14,13 +14,13 @@ cv2 = pytest.importorskip("cv2")
 np = pytest.importorskip("numpy")
 
 from companion.app.controller import Controller  # noqa: E402
-from companion.app.eyes import synthetic_calibration  # noqa: E402
 from companion.app.run import Loop  # noqa: E402
 from companion.commands import UiCommand  # noqa: E402
 from companion.hardware.display import Display  # noqa: E402
 from companion.phone.follow import Phones  # noqa: E402
 from companion.phone.server import PhoneServer  # noqa: E402
 from companion.rules import Game  # noqa: E402
+from companion.sim.eyes import synthetic_calibration  # noqa: E402
 from companion.ui.inputs import Inputs  # noqa: E402
 from companion.ui.render import Renderer  # noqa: E402
 from vision.observer import Observer  # noqa: E402

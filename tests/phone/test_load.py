@@ -6,7 +6,7 @@ is shared)."""
 
 from __future__ import annotations
 
-from companion.app.bench_phone import measure
+from companion.bench.phone import measure
 
 
 def test_fifty_phones_polling_are_all_answered_while_the_main_loop_runs() -> None:

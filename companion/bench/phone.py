@@ -130,7 +130,7 @@ def measure(clients: int = 50, seconds: float = 60.0, poll: float = 1.0, alone: 
         assert phones.links is not None and server.listening is not None
         links = phones.links
         urls = [server.url(token) for token in (*links.seats, links.table)]
-        swarm = subprocess.Popen([sys.executable, "-m", "companion.app.bench_phone", "--swarm", str(clients),
+        swarm = subprocess.Popen([sys.executable, "-m", "companion.bench.phone", "--swarm", str(clients),
                                   str(seconds), str(poll), *urls], stdout=subprocess.PIPE, text=True)
         busy = loop.run(seconds)
         out, _ = swarm.communicate(timeout=seconds + 60)

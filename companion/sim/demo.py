@@ -1,6 +1,6 @@
 """`companion demo`: a whole game at the table with no hardware; `companion replay FILE` replays a record.
 
-Simulated players (companion.app.table) play a seeded game and change the board by hand; the
+Simulated players (companion.sim.table) play a seeded game and change the board by hand; the
 synthetic camera renders it with hands and lamp changes; the real observer reads it; the
 controller and its tracker follow, and the players answer its prompts with the same commands a
 touch or a button sends. The game must end with the companion's tally equal to the engine's own.
@@ -19,10 +19,10 @@ from pathlib import Path
 from typing import Any, Protocol
 
 from companion.app.controller import Controller, Edge, Problem, Resuming, Sight
-from companion.app.problems import clip, disk_words
-from companion.app.table import Table
+from companion.app.records import open_record
 from companion.commands import Key, UiCommand
 from companion.rules import Action, BuildMonument, CompanionError, Game, PlayerScore, cell_name, final_scores, replay
+from companion.sim.table import Table
 from companion.tracker import Ambiguous, Look, Mismatch, Unclear
 from companion.ui import screens
 from companion.ui.model import Screen
@@ -309,7 +309,7 @@ def main(argv: Sequence[str]) -> int:
     if headless and shots is None and not args.headless:
         shots = Path("demo-shots")
         print(f"No display found: running headless; screenshots go to {shots.resolve()}")
-    from companion.app.eyes import CameraEyes
+    from companion.sim.eyes import CameraEyes
 
     print(f"Calibrating the simulated camera (seed {args.seed})…", flush=True)
     eyes = CameraEyes(args.seed, board=args.board, style=args.style, hands=not args.fast, size=args.size)
@@ -345,38 +345,6 @@ def main(argv: Sequence[str]) -> int:
         return 1
     print("The tally equals the engine's own result.")
     return 0
-
-
-def load_record(path: Path) -> tuple[Game, tuple[str, ...]]:
-    """A game from a saved record, the engine's JSON (`companion demo --save`) or a journal (.jsonl),
-    and what of it could not be read. The file is only read, never changed."""
-    from companion.app import journal
-
-    if path.suffix == ".jsonl":
-        record = journal.read(path)
-        return record.game, record.warnings
-    if path.stat().st_size > journal.MAX_BYTES:
-        raise CompanionError(f"{path.name} is too large for a game record.")
-    try:
-        return Game.from_json(path.read_text(encoding="utf-8")), ()
-    except RecursionError:
-        raise CompanionError("The game record cannot be read: its values are nested too deeply.") from None
-
-
-def open_record(path: Path, command: str) -> Game | None:
-    """The game in a saved record, for `command`, what of it could not be read said on stderr; None,
-    said in words, when it cannot be read at all."""
-    try:
-        game, warnings = load_record(path)
-    except OSError as error:
-        print(f"{command}: {path}: {disk_words(error)}", file=sys.stderr)
-        return None
-    except (CompanionError, ValueError) as error:  # UnicodeDecodeError too
-        print(f"{command}: {path}: {clip(str(error), 300)}", file=sys.stderr)
-        return None
-    for warning in warnings:
-        print(f"{command}: {warning}", file=sys.stderr)
-    return game
 
 
 def replay_main(argv: Sequence[str]) -> int:

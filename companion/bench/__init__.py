@@ -6,11 +6,11 @@ import importlib
 import sys
 
 BENCHMARKS = {
-    "rules": "companion.app.bench_rules",
-    "vision": "companion.app.bench_vision",
-    "game": "companion.app.bench_game",
-    "render": "companion.app.bench_render",
-    "phone": "companion.app.bench_phone",
+    "rules": "companion.bench.rules",
+    "vision": "companion.bench.vision",
+    "game": "companion.bench.game",
+    "render": "companion.bench.render",
+    "phone": "companion.bench.phone",
 }
 
 

@@ -1,7 +1,7 @@
 """`companion bench game [--split developed|unseen|both] [--games N] [--json]`: whole games through
 camera, vision, tracker and rules.
 
-Each game is played by simulated players (companion.app.table) and filmed by the synthetic camera
+Each game is played by simulated players (companion.sim.table) and filmed by the synthetic camera
 at the Pi HQ camera's still size, with hands over the board; the observer reads it and the
 controller follows, exactly as in `companion demo`. Two splits:
 
@@ -33,10 +33,10 @@ from typing import Any
 import numpy as np
 
 from companion.app.controller import Controller
-from companion.app.demo import DemoError, Screens, Stats, play, same_tally
-from companion.app.eyes import CameraEyes
-from companion.app.table import Table
 from companion.rules import Game, final_scores
+from companion.sim.demo import DemoError, Screens, Stats, play, same_tally
+from companion.sim.eyes import CameraEyes
+from companion.sim.table import Table
 from vision.sim import unseen
 
 TARGET_UNAIDED = 99.5  # % of the moves on the board (developed split; the issue asks ≥ 99 % unseen)

@@ -43,7 +43,7 @@ import cv2
 import numpy as np
 
 from companion import rules
-from companion.app.eyes import Rendering, refusal, synthetic_calibration
+from companion.sim.eyes import Rendering, refusal, synthetic_calibration
 from vision import geometry, rectify
 from vision.camera import DARKER
 from vision.observer import Observer
