@@ -362,6 +362,14 @@ class Renderer:
             table_h = min(rect.height - stepper_h, (line_h + round(12 * unit)) * (len(screen.table.rows) + 1))
         notes = screen.detail or screen.log
         room = rect.height - stepper_h - table_h - strip_h - (pad if strip_h else 0)
+        if screen.table is not None and screen.lines:
+            # Fonts differ between pygame builds: when the lines need more room, the table's rows give
+            # up their padding first (never below a line each), so no sentence is cut.
+            short = wrapped_height(screen.lines, self.floor, rect.width) - room
+            spare = table_h - line_h * (len(screen.table.rows) + 1)
+            if short > 0 and spare > 0:
+                table_h -= min(short, spare)
+                room += min(short, spare)
         size = self.floor
         if grow:  # as large as fits, up to half as large again
             size = max(self.floor, min(round(self.floor * 1.5),
