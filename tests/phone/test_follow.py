@@ -59,20 +59,25 @@ def loop_with_phones(tmp_path: Path, server: PhoneServer, game: Game) -> Loop:
 def read_codes(surface: object, texts: set[str]) -> set[str]:
     """What a phone's camera reads in the QR codes on the screen: OpenCV's QR reader, on the picture
     enlarged twice (a phone's camera sees each pixel of the panel with several of its own). Debian's
-    OpenCV is built without the decoder: there each code's modules are read off the screen instead
-    and must be exactly those segno encodes for one of `texts`."""
+    OpenCV is built without the decoder, and OpenCV's multi-code detector misses a code now and then
+    (the tokens, so the codes, are new every run): each code it did not read has its modules read off
+    the screen instead, which must be exactly those segno encodes for one of `texts`."""
     picture = pygame.surfarray.array3d(surface).swapaxes(0, 1)[:, :, ::-1].copy()
     big = cv2.resize(picture, None, fx=2, fy=2, interpolation=cv2.INTER_NEAREST)
     found, decoded, _, _ = cv2.QRCodeDetector().detectAndDecodeMulti(big)
-    if found and any(decoded):
-        return set(decoded)
+    read = {text for text in decoded if text} if found else set()
+    return read | _modules_read(picture, texts - read)
+
+
+def _modules_read(picture: np.ndarray, texts: set[str]) -> set[str]:
+    """The codes among `texts` whose modules, read off the screen square by square, segno encodes."""
     import segno
 
     matrices = {tuple(tuple(bool(m) for m in row) for row in segno.make(t, error="l", micro=False).matrix): t
                 for t in texts}
     white = np.all(picture == 255, axis=2).astype(np.uint8)
     count, _, stats, _ = cv2.connectedComponentsWithStats(white, connectivity=4)
-    read = set()
+    read: set[str] = set()
     for x, y, w, h, _ in stats[1:count]:
         if w != h or w < 40:
             continue
