@@ -167,7 +167,7 @@ def _lamp(ratios: np.ndarray) -> np.ndarray:
     return lamp
 
 
-def light(top_down: np.ndarray, board: np.ndarray) -> Light:
+def light(top_down: np.ndarray, board: np.ndarray, known: np.ndarray | None = None) -> Light:
     """How the light changed since calibration at every square, and which squares show the bare
     board (`board`: the set-up board seen from above, as `top_down` is now).
 
@@ -179,9 +179,13 @@ def light(top_down: np.ndarray, board: np.ndarray) -> Light:
     pass for a shadow, while a shadow or a glare spot over many squares is followed closely. A
     square whose pattern fits at a brightness near its neighbours' is bare too, whatever its
     glare: the heart of a glare spot, the edge of a shadow.
+
+    known: the squares known to show their set-up selves' bare board (the game and the players
+    agreed on it): the light is measured on them, whatever their pattern looks like.
     """
     colours, empty = cell_colours(top_down), cell_colours(board)
-    overall = _lamp(colours / np.maximum(empty, 1.0))
+    ratios = colours / np.maximum(empty, 1.0)
+    overall = _lamp(ratios) if known is None or not known.any() else np.median(ratios[known], axis=0)
     tint = overall / overall.mean()
     fit, misfit = _smooth_fit(top_down, board, tint)
     shape = empty * tint  # what an empty square looks like in the lamp's colour, before brightness
@@ -191,7 +195,8 @@ def light(top_down: np.ndarray, board: np.ndarray) -> Light:
     a = (3 * sec - se * sc) / det
     b = (see * sc - se * sec) / det
     level = float(overall.mean())
-    empty_like = (misfit < _BARE_MISFIT[1]) & (a > 0.3 * level) & (a < 3 * level) & (b > -12) & (b < 160)
+    plausible = (a > 0.3 * level) & (a < 3 * level) & (b > -12) & (b < 160)
+    empty_like = plausible & (misfit < _BARE_MISFIT[1] if known is None else known)
     fitted = np.stack([a, b], axis=1)
     reference = np.median(_around(fitted.reshape(ROWS, COLUMNS, 2), 1), axis=0)
     fallback = np.array([level, 0.0], np.float32)
@@ -210,7 +215,7 @@ def light(top_down: np.ndarray, board: np.ndarray) -> Light:
     return Light(
         gain=np.maximum(gain, 0.05),
         glare=np.maximum(reference[:, 1:], 0.0).astype(np.float32),
-        bare=(agree[:, 0] > 0) | glowing,
+        bare=(agree[:, 0] > 0) | glowing if known is None else known & plausible,
         misfit=misfit,
     )
 

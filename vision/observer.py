@@ -7,20 +7,46 @@ escapes: a camera that hands over garbage gets a BAD_FRAME reading, not a crash 
 
 from __future__ import annotations
 
+import logging
 import time
-from collections.abc import Callable
-from dataclasses import replace
+from collections.abc import Callable, Collection, Sequence
+from dataclasses import dataclass, replace
 
+import cv2
 import numpy as np
 
-from vision import classify, gate, geometry, rectify
+from vision import change, classify, decide, gate, geometry, rectify
 from vision.calibration import MARKER_NAMES, Calibration, align
 from vision.camera import Camera, CameraError
+from vision.memory import Memory
 from vision.reading import CELLS, COLOURS, COLUMNS, ROWS, BoardReading, CellClass, CellReading, ReadStatus
+
+log = logging.getLogger(__name__)
 
 MIN_SIDE = 64  # px: smaller frames cannot show 176 squares
 DARK = 12.0  # mean grey level under which the picture is black
 BURNT = 0.6  # share of saturated pixels over which the picture is overexposed
+
+
+@dataclass(frozen=True)
+class _Seen:
+    """The board as the last successful reading saw it: what `Observer.agree` makes the reference."""
+
+    picture: np.ndarray  # seen from above (`rectify`): board coordinates, whatever the grid
+    rim: np.ndarray | None  # the rim's colours (`gate.rim_colours`) through `homography`
+    homography: np.ndarray  # the grid then
+    changed: tuple[int, ...] | None  # the squares that reading found changed (None: read whole)
+
+
+@dataclass(frozen=True)
+class _Agreed:
+    """The picture the game and the players last agreed on, and what they agreed it shows."""
+
+    seen: _Seen
+    cells: tuple[CellReading, ...]
+    light: classify.Undone  # its light over the calibration light, pixel by pixel
+    picture: change.Reference  # the picture, ready to be compared with
+    tint: np.ndarray  # 3: the lamp's colour then (the light's gain of each channel, over its brightness)
 
 
 def frame_problem(frame: object) -> str | None:
@@ -52,6 +78,15 @@ class Observer:
     face_down: squares the game says may hold a face-down tile (under a monument built or about
         to be), set by the companion; None (not told) means anywhere. Elsewhere a square that
         comes near its printed pattern under a glare is read as bare.
+    candidates: for each square, the classes the rules allow there now (set by the companion);
+        None (not told) means any class. A changed square is never read as a class outside them
+        (or the class agreed there, which is always allowed).
+    memory: the pieces this table showed at earlier agreements (`vision.memory`).
+
+    Once the companion says what the last reading showed (`agree`), each reading compares the
+    board with that picture and reads only the squares that changed (`vision.change`,
+    `vision.decide`); before that, and when more than half the board changed, the whole board
+    is read (`vision.classify`).
     """
 
     def __init__(
@@ -60,14 +95,20 @@ class Observer:
         *,
         still_frames: int = 3,
         min_confidence: float = classify.MIN_CONFIDENCE,
+        memory: Memory | None = None,
     ) -> None:
         self.gate = gate.StabilityGate(still_frames)
         self.min_confidence = min_confidence
         self.tall: frozenset[int] = frozenset()
         self.excused: frozenset[int] = frozenset()
         self.face_down: frozenset[int] | None = None
+        self.candidates: tuple[frozenset[CellClass], ...] | None = None
         self.calibration: Calibration | None = None
+        self.memory = memory if memory is not None else Memory(None, calibration.created if calibration else "")
         self._dynasties: dict[int, tuple[CellClass, np.ndarray, str | None]] = {}
+        self._last: _Seen | None = None
+        self._agreed: _Agreed | None = None
+        self._examples: tuple[tuple[int, int], decide.Examples] | None = None
         if calibration is not None:
             self.use(calibration)
 
@@ -78,6 +119,54 @@ class Observer:
         if calibration.rim is not None:
             places = gate.rim_places(calibration.homography, calibration.image_size)
             self.gate.watch_rim(places, calibration.rim)
+
+    def agree(self, shown: Sequence[CellReading]) -> None:
+        """The game and the players agreed that the board of the last successful reading shows
+        `shown` (square by square; the players' corrections in it): that picture becomes the one
+        to compare with, and the squares that changed since the agreement before are learnt as
+        pictures of this table's pieces."""
+        last, calibration = self._last, self.calibration
+        if last is None or calibration is None or calibration.references is None:
+            return  # nothing read yet to agree on
+        if len(shown) != CELLS:
+            raise ValueError(f"an agreement names {CELLS} squares, not {len(shown)}")
+        cells = tuple(CellReading(c.cls, 1.0, c.dynasty, c.monument) for c in shown)
+        references = calibration.references
+        before = self._agreed
+        earlier = before.cells if before is not None else tuple(CellReading(c, 1.0) for c in references.setup)
+        renamed = {c for c in range(CELLS) if cells[c].cls is not earlier[c].cls}
+        if before is not None and before.seen is last:  # the same picture, told again (a correction)
+            self._agreed = replace(before, cells=cells)
+            self._learn(sorted(renamed), cells, last.picture, before.light)
+            return
+        known = np.array(
+            [cell.cls in _BARE and cell.cls is setup for cell, setup in zip(cells, references.setup, strict=True)]
+        )
+        lit = classify.light(last.picture, references.board, known)
+        undone = classify.undo_light(last.picture, references.board, lit)
+        self._agreed = _Agreed(last, cells, undone, change.reference(last.picture), lit.tint)
+        self._learn(sorted(renamed | set(last.changed or ())), cells, last.picture, undone)
+        if last.rim is not None:
+            size = calibration.image_size
+            self.gate.watch_rim(gate.rim_places(last.homography, size), last.rim)
+
+    def _learn(self, squares: list[int], cells: tuple[CellReading, ...], picture: np.ndarray,
+               undone: classify.Undone) -> None:
+        """Hand the memory these squares' pictures, under the calibration light; squares a glare
+        burnt out are left out (nothing of the piece shows there)."""
+        burnt = rectify.cells(picture).max(axis=3) >= classify._CLIPPED
+        clear = [c for c in squares if float(burnt[c].mean()) < _BURNT_FOR_LEARNING]
+        if not clear:
+            return
+        looks = np.clip(np.rint(rectify.cells(undone.image)[clear]), 0, 255).astype(np.uint8)
+        self.memory.learn(looks, [cells[c] for c in clear])
+        self.memory.save_now_and_then()
+
+    def forget(self) -> None:
+        """Read the whole board again from the next picture on (a new game, a resumed one)."""
+        self._agreed = None
+        self._last = None
+        self.candidates = None
 
     def feed(self, frame: object, small: np.ndarray | None = None) -> BoardReading:
         """One frame of the stream: a reading once the board is still and clear, else why not.
@@ -127,23 +216,35 @@ class Observer:
         if self.calibration is None or self.calibration.references is None:
             return BoardReading(ReadStatus.NOT_CALIBRATED, time=now, message="Calibrate the camera first.")
         try:
-            return self._read(frame, now, darker)
+            return self._read(frame, now, darker, remember=True)
         except Exception as error:  # the last line of defence: say what broke, never crash
             return BoardReading(ReadStatus.BAD_FRAME, time=now, message=f"The picture could not be read ({error}).")
 
-    def _rim_covered(self, frame: np.ndarray, calibration: Calibration) -> tuple[str, ...]:
-        """The board's edges something lies on: an arm reaching in must cross one.
+    def _rim(self, frame: np.ndarray, calibration: Calibration) -> tuple[tuple[str, ...], np.ndarray | None]:
+        """The board's edges something lies on (an arm reaching in must cross one), and the rim's
+        colours now.
 
         A sleeve can look like a piece to the classifier, so a covered rim alone refuses the
         reading; a strong shadow or glare spot on the rim is refused too (reported in the bench),
-        and so is a cup left there: the message says where to look."""
-        if self.calibration is None or self.calibration.rim is None:
-            return ()
+        and so is a cup left there: the message says where to look. The rim is compared with the
+        rim at the last agreement, so it follows the evening's light; before one, with the rim the
+        calibration saw. After the board moved (more than _RIM_MOVED), the rim beyond a narrow
+        border is the table, which did not move with it: then until the next agreement only what
+        reaches over the squares tells an arm."""
         places = gate.rim_places(calibration.homography, calibration.image_size)
         colours = gate.rim_colours(gate.small_image(frame), places)
-        return gate.rim_sides(gate.rim_unlike(colours, self.calibration.rim, places))
+        agreed = self._agreed
+        if agreed is not None:
+            if agreed.seen.rim is None or _shift(agreed.seen.homography, calibration.homography) > _RIM_MOVED:
+                return (), colours
+            return gate.rim_sides(gate.rim_unlike(colours, agreed.seen.rim, places)), colours
+        if self.calibration is None or self.calibration.rim is None:
+            return (), colours
+        return gate.rim_sides(gate.rim_unlike(colours, self.calibration.rim, places)), colours
 
-    def _read(self, frame: np.ndarray, now: float, darker: Callable[[], np.ndarray | None] | None) -> BoardReading:
+    def _read(
+        self, frame: np.ndarray, now: float, darker: Callable[[], np.ndarray | None] | None, *, remember: bool
+    ) -> BoardReading:
         assert self.calibration is not None and self.calibration.references is not None
         size = (frame.shape[1], frame.shape[0])
         calibration = self.calibration.resized(size)
@@ -162,22 +263,38 @@ class Observer:
                 time=now,
                 message=f"Something covers the {' and '.join(hidden)} marker: a hand over the board?",
             )
-        sides = self._rim_covered(frame, alignment.calibration)
-        if sides:
-            return BoardReading(
-                ReadStatus.MOVING,
-                board_found=True,
-                hands_in_view=True,
-                time=now,
-                message=f"Something lies over the board's {' and '.join(sides)} edge: a hand, a cup, a deep shadow?",
-            )
-        top_down = rectify.rectify(frame, alignment.calibration.homography)
+        homography = alignment.calibration.homography
+        sides, rim = self._rim(frame, alignment.calibration)
+        reading = None
+        if self._agreed is not None:
+            top_down = rectify.rectify(frame, homography)
+            reading = self._follow(frame, top_down, homography, now, darker, alignment.message, sides)
+        if reading is None:
+            if sides:
+                return _on_the_rim(sides, now)
+            top_down = rectify.rectify(frame, homography)
+            reading = self._whole(frame, top_down, homography, now, darker, alignment.message)
+        if remember and reading.ok:
+            self._last = _Seen(top_down, rim, homography, reading.changed)
+        return reading
+
+    def _whole(
+        self,
+        frame: np.ndarray,
+        top_down: np.ndarray,
+        homography: np.ndarray,
+        now: float,
+        darker: Callable[[], np.ndarray | None] | None,
+        message: str,
+    ) -> BoardReading:
+        """The whole board read afresh, square by square (`classify`)."""
+        assert self.calibration is not None and self.calibration.references is not None
         references = self.calibration.references
         look = classify.classify(top_down, references, self.min_confidence, face_down=self.face_down)
         cells = look.cells
         if references.dynasty_keys:
             cells = tuple(
-                replace(cell, dynasty=self._dynasty(frame, alignment.calibration.homography, i, cell.cls))
+                replace(cell, dynasty=self._dynasty(frame, homography, i, cell.cls))
                 if cell.cls.name.startswith("LEADER_")
                 else cell
                 for i, cell in enumerate(cells)
@@ -194,28 +311,115 @@ class Observer:
         )
         arm = _reaching_in(tuple(sorted(set(unsure) | set(look.obscured) | unexpected)), self.tall | self.excused)
         if arm:
-            return BoardReading(
-                ReadStatus.MOVING,
-                board_found=True,
-                hands_in_view=True,
-                time=now,
-                message="Something reaches in over the edge of the board: a hand?",
-                low_confidence=arm,
-            )
+            return _arm(arm, now)
         if darker is not None and set(unsure) & set(look.dazzled):
             cells = self._darker_look(darker, cells, unsure, now)
             unsure = tuple(i for i, cell in enumerate(cells) if cell.cls is CellClass.UNKNOWN)
-        message = alignment.message
-        if unsure:
-            message = f"{len(unsure)} square(s) could not be read with confidence. {message}".strip()
-        return BoardReading(
-            ReadStatus.OK,
-            cells=cells,
-            board_found=True,
-            time=now,
-            message=message,
-            low_confidence=unsure,
+        return _read_ok(cells, unsure, now, message)
+
+    def _follow(
+        self,
+        frame: np.ndarray,
+        top_down: np.ndarray,
+        homography: np.ndarray,
+        now: float,
+        darker: Callable[[], np.ndarray | None] | None,
+        message: str,
+        rim: tuple[str, ...],
+    ) -> BoardReading | None:
+        """The board compared with the agreed picture: only the squares that changed are read,
+        among what the rules allow there. None when more than half the board changed (not a
+        move: the board is to be read whole).
+
+        rim: the edges where the rim is unlike the agreed rim. Something lying there that covers
+        no square (a cup, a box lid, a tile rack moved beside a narrow border) does not stop the
+        reading; with squares along that edge unlike their agreed pictures it is an arm reaching
+        in (whatever the squares may be taken for: a bare arm comes near bare land, fingers near
+        a pale tile), and the reading is refused."""
+        assert self.calibration is not None and self.calibration.references is not None
+        agreed = self._agreed
+        assert agreed is not None
+        seen = change.compare(top_down, agreed.picture)
+        light = agreed.light
+        scene = decide.Scene(top_down, agreed.seen.picture, seen.gain, light.brightness, light.glare, agreed.tint)
+        flagged = [int(c) for c in np.flatnonzero(seen.changed)]
+        if len(flagged) > CELLS // 2:
+            return None
+        verdicts = decide.decide(
+            scene, flagged, agreed.cells, self._allowed(), self.calibration.references, self._pictures(),
+            self.min_confidence,
         )
+        cells = list(agreed.cells)
+        changed = []
+        dazzled = set()
+        for cell, verdict in zip(flagged, verdicts, strict=True):
+            reading, was = verdict.reading, agreed.cells[cell]
+            if verdict.unchanged:
+                continue
+            if reading.cls.name.startswith("LEADER_") and self.calibration.references.dynasty_keys:
+                reading = replace(reading, dynasty=self._dynasty(frame, homography, cell, reading.cls))
+            # The same piece nudged or turned, or under a new glare, is what was agreed (and as
+            # the players named it): a change is another class, or another player's leader.
+            if reading.cls is was.cls and (None in (reading.dynasty, was.dynasty) or reading.dynasty == was.dynasty):
+                continue
+            changed.append(cell)
+            cells[cell] = reading
+            dazzled |= {cell} if verdict.dazzled else set()
+        checked = _only_what_can_be(tuple(cells), self.calibration.board)
+        unchanged = set(range(CELLS)) - set(changed)
+        cells = [agreed.cells[c] if c in unchanged else checked[c] for c in range(CELLS)]
+        if set(rim) & {side for c in flagged for side in _EDGES[c]}:
+            return _on_the_rim(rim, now)
+        unsure = tuple(c for c in changed if cells[c].cls is CellClass.UNKNOWN)
+        # Read with little to spare as something else than agreed (a piece nudged, read as
+        # itself, is no doubt).
+        doubtful = {c for c, verdict in zip(flagged, verdicts, strict=True)
+                    if verdict.reading.cls is not agreed.cells[c].cls
+                    and verdict.reading.confidence < classify._SECOND_OPINION}
+        arm = _arm_in(set(flagged) - self.tall - self.excused, doubtful)
+        if arm:
+            return _arm(arm, now)
+        # Where a glare burnt the square out in both pictures nothing shows a change: a shorter
+        # exposure may show one; failing that the square holds what was agreed (a piece put down
+        # there unseen leaves the move unexplained, and the players are asked).
+        blind = {int(c) for c in np.flatnonzero(scene.blind)}
+        if darker is not None and (dazzled & set(unsure) or blind - set(changed)):
+            again = self._darker_look(darker, tuple(cells), tuple(sorted(set(unsure) | blind)), now)
+            changed = sorted(set(changed) | {c for c in blind if again[c].cls is not cells[c].cls})
+            cells = list(again)
+            unsure = tuple(c for c in changed if cells[c].cls is CellClass.UNKNOWN)
+        return replace(_read_ok(tuple(cells), unsure, now, message), changed=tuple(changed))
+
+    def _allowed(self) -> Sequence[Collection[CellClass] | None]:
+        """What may stand on each square, as the companion told (None: anything)."""
+        told = self.candidates
+        if told is None:
+            return (None,) * CELLS
+        if len(told) != CELLS:
+            log.warning("the candidates name %d squares, not %d: not used", len(told), CELLS)
+            return (None,) * CELLS
+        return told
+
+    def _pictures(self) -> decide.Examples:
+        """The pictures of pieces to compare changed squares with: the calibration's and the
+        memory's, each flat piece also turned by quarters (made again when the memory learns)."""
+        assert self.calibration is not None and self.calibration.references is not None
+        references = self.calibration.references
+        key = (id(references), self.memory.version)
+        if self._examples is None or self._examples[0] != key:
+            looks, features = [references.coarse_looks], [references.prototypes]
+            if len(self.memory):
+                learnt = self.memory.looks.astype(np.float32)
+                looks.append(classify._coarse(learnt))
+                features.append(classify.features(learnt, classify.Light.unchanged(len(learnt))))
+            examples = decide.Examples(
+                np.concatenate(looks),
+                np.concatenate(features) / references.scale,
+                references.classes + self.memory.classes,
+                references.monuments + self.memory.monuments,
+            )
+            self._examples = (key, decide.turned(examples))
+        return self._examples[1]
 
     def _darker_look(
         self,
@@ -233,7 +437,7 @@ class Observer:
             return cells
         if frame is None or frame_problem(frame) is not None:
             return cells
-        again = self._read(frame, now, None)
+        again = self._read(frame, now, None, remember=False)
         if not again.ok:
             return cells
         assert self.calibration is not None
@@ -254,6 +458,56 @@ class Observer:
 
 
 _SAME_LEADER = 4.0  # grey levels: mean change of a leader's close-up that is only noise and light
+_BURNT_FOR_LEARNING = 0.05  # share of a square clipped beyond which its picture is not learnt
+_BARE = (CellClass.EMPTY_LAND, CellClass.EMPTY_RIVER)
+
+
+_RIM_MOVED = 0.1  # squares the grid may have moved since the agreement and its rim still be compared
+
+
+def _shift(before: np.ndarray, now: np.ndarray) -> float:
+    """How far (in squares) the grid moved from one homography to the other, at its corners."""
+    corners = np.array([[0, 0], [COLUMNS, 0], [COLUMNS, ROWS], [0, ROWS]], np.float64).reshape(-1, 1, 2)
+    seen = cv2.perspectiveTransform(cv2.perspectiveTransform(corners, np.linalg.inv(now)), before)
+    return float(np.abs(seen - corners).max())
+
+
+def _edges(cell: int) -> frozenset[str]:
+    """The board's edges a square lies on (a corner square on two)."""
+    row, col = divmod(cell, COLUMNS)
+    return frozenset(side for side, on in (("top", row == 0), ("bottom", row == ROWS - 1), ("left", col == 0),
+                                           ("right", col == COLUMNS - 1)) if on)
+
+
+_EDGES = tuple(_edges(cell) for cell in range(CELLS))
+
+
+def _on_the_rim(sides: tuple[str, ...], now: float) -> BoardReading:
+    return BoardReading(
+        ReadStatus.MOVING,
+        board_found=True,
+        hands_in_view=True,
+        time=now,
+        message=f"Something lies over the board's {' and '.join(sides)} edge: a hand, a cup, a deep shadow?",
+    )
+
+
+def _arm(squares: tuple[int, ...], now: float) -> BoardReading:
+    return BoardReading(
+        ReadStatus.MOVING,
+        board_found=True,
+        hands_in_view=True,
+        time=now,
+        message="Something reaches in over the edge of the board: a hand?",
+        low_confidence=squares,
+    )
+
+
+def _read_ok(cells: tuple[CellReading, ...], unsure: tuple[int, ...], now: float, message: str) -> BoardReading:
+    if unsure:
+        message = f"{len(unsure)} square(s) could not be read with confidence. {message}".strip()
+    return BoardReading(ReadStatus.OK, cells=cells, board_found=True, time=now, message=message,
+                        low_confidence=unsure)
 
 
 def _reaching_in(unsure: tuple[int, ...], tall: frozenset[int] = frozenset()) -> tuple[int, ...]:
@@ -263,6 +517,20 @@ def _reaching_in(unsure: tuple[int, ...], tall: frozenset[int] = frozenset()) ->
     for group in _joined(set(unsure) - tall):
         on_edge = any(c // COLUMNS in (0, ROWS - 1) or c % COLUMNS in (0, COLUMNS - 1) for c in group)
         if len(group) >= 2 and on_edge:
+            found |= group
+    return tuple(sorted(found))
+
+
+def _arm_in(flagged: set[int], doubtful: set[int]) -> tuple[int, ...]:
+    """The squares unlike their agreed pictures that make a patch coming in from the grid's edge,
+    two or more joined, some of them read with little to spare: an arm held still over the board.
+    Whatever pieces its squares come near (fingers come near a pale tile, a bare arm near bare
+    land), an arm spreads from the edge over squares that fit nothing well; a piece put down or
+    taken at the edge, or a monument built there, fits its picture."""
+    found: set[int] = set()
+    for group in _joined(flagged):
+        on_edge = any(_EDGES[c] for c in group)
+        if len(group) >= 2 and on_edge and group & doubtful:
             found |= group
     return tuple(sorted(found))
 
