@@ -180,6 +180,7 @@ class Loop:
             self._read_next_still = True
         elif isinstance(self.phase, Controller) and self.phase.new_game:
             self.phase = Setup(self.records, self.phase.game.config.board)
+            self.observer.forget()  # the last game's board is no picture to compare the set-up with
         self._draw()
 
     def _look(self) -> None:
@@ -241,14 +242,22 @@ def open_camera(config: Config) -> Camera:
     return settings.open()
 
 
+def pieces_file(calibration: Path) -> Path:
+    """Where the pieces the camera learnt at this table are kept: beside the calibration."""
+    return calibration.with_suffix(".pieces.npz")
+
+
 def open_observer(config: Config) -> Observer:
+    """The observer with the calibration and the pieces learnt with it on earlier evenings."""
     from vision import calibration
+    from vision.memory import Memory
 
     path = config.calibration_file
     if not path.exists():
         log.warning("no calibration at %s: run `companion calibrate` first", path)
         return Observer(None)
-    return Observer(calibration.load(path))
+    calibrated = calibration.load(path)
+    return Observer(calibrated, memory=Memory.load(pieces_file(path), calibrated.created))
 
 
 def main(argv: Sequence[str]) -> int:
@@ -294,6 +303,7 @@ def main(argv: Sequence[str]) -> int:
     finally:
         notify.stopping()
         camera.close()
+        loop.observer.memory.save()
         if gpio is not None:
             gpio.close()
         record = getattr(loop.phase, "record", None)

@@ -254,3 +254,27 @@ def test_pieces_still_owed_when_the_power_went_are_asked_for_again(tmp_path: Pat
     assert [line.rsplit(" ", 1)[-1] for line in asked] == [f"{cell_name(c)}." for c in removed]
     controller.on_reading(reading_of(after))  # lifted
     assert controller.moment is None and not controller.owed and controller.screen().name != "owed"
+
+
+def test_the_pieces_learnt_are_kept_beside_the_calibration(tmp_path: Path) -> None:
+    """The observer opens with the pieces learnt on earlier evenings with this calibration; a
+    damaged file of them is no reason not to start."""
+    import numpy as np
+
+    from companion.app.run import open_observer, pieces_file
+    from vision import calibration as calib
+    from vision.memory import Memory
+    from vision.reading import CellReading
+
+    config = parse({"paths": {"state_dir": str(tmp_path)}})
+    calibrated = synthetic_calibration(CameraPose(), SIZE, seed=5)
+    calib.save(calibrated, config.calibration_file)
+    path = pieces_file(config.calibration_file)
+    assert path == tmp_path / "calibration.pieces.npz"
+    learnt = Memory(path, calibrated.created)
+    learnt.learn(np.zeros((2, 16, 16, 3), np.uint8), [CellReading(CellClass.LEADER_RED, 1.0)] * 2)
+    learnt.save()
+    assert open_observer(config).memory.classes == (CellClass.LEADER_RED,) * 2
+    path.write_bytes(b"damaged")
+    observer = open_observer(config)
+    assert observer.calibration is not None and len(observer.memory) == 0
