@@ -8,6 +8,7 @@ import sys
 BENCHMARKS = {
     "rules": "companion.app.bench_rules",
     "vision": "companion.app.bench_vision",
+    "follow": "companion.app.bench_follow",
     "game": "companion.app.bench_game",
     "render": "companion.app.bench_render",
 }
