@@ -76,6 +76,8 @@ pi_packages() {
         python3-numpy python3-opencv python3-pygame
         python3-gpiozero python3-lgpio python3-picamera2
         "rpicam-apps-lite|libcamera-apps-lite"
+        # The phones' pages ([phone] in config.toml): the server, the QR codes, the report's chart.
+        python3-aiohttp python3-segno python3-matplotlib
     )
     case "$codename" in
         bookworm | trixie) ;;

@@ -31,11 +31,11 @@ from .rules import (
     PlaceTile,
     TakeTreasure,
     Withdraw,
+    block_cells,
     cell_name,
+    cells_of,
     legal_actions,
 )
-from .rules.board import cells_of
-from .rules.state import square_block
 
 TILE_CLASS = dict(zip(COLOURS, (CellClass.TILE_RED, CellClass.TILE_BLUE, CellClass.TILE_GREEN,
                                 CellClass.TILE_BLACK), strict=True))
@@ -72,11 +72,11 @@ class Look:
         return seen.monument is None or self.monument is None or set(seen.monument) == set(self.monument)
 
     def describe(self) -> str:
-        if self.cls.name.startswith("LEADER_") and self.dynasty:
+        if self.cls.is_leader and self.dynasty:
             return f"the {self.cls.value} ({self.dynasty})"
         if self.cls is CellClass.MONUMENT and self.monument:
             return f"the {'/'.join(self.monument)} monument"
-        return f"the {self.cls.value}" if not self.cls.name.startswith("EMPTY") else self.cls.value
+        return f"the {self.cls.value}" if not self.cls.is_empty else self.cls.value
 
 
 EMPTY_LAND = Look(CellClass.EMPTY_LAND)
@@ -89,7 +89,7 @@ def monument_squares(state: GameState) -> frozenset[int]:
     squares = {cell for built in state.monuments for cell in cells_of(built.squares)}
     for option in state.pending.options:
         if isinstance(option, BuildMonument):
-            squares.update(cells_of(square_block(option.cell)))
+            squares.update(block_cells(option.cell))
     return frozenset(squares)
 
 
@@ -143,12 +143,12 @@ class Owed:
         wanted, shown = self.wanted.cls, self.shown.cls
         if wanted in (CellClass.EMPTY_LAND, CellClass.EMPTY_RIVER):
             return f"remove {self.shown.describe()} from {where}"
+        if wanted in _MONUMENT_PARTS:  # a treasure stays on a face-down tile (RULES.md 6)
+            return f"turn the tile on {where} face down under {self.wanted.describe()}"
         if shown is CellClass.TREASURE:
             return f"take the treasure from {where}"
         if shown is CellClass.UNIFICATION:
             return f"take the unification tile off {where}"
-        if wanted in _MONUMENT_PARTS:
-            return f"turn the tile on {where} face down under {self.wanted.describe()}"
         return f"put {self.wanted.describe()} on {where} instead of {self.shown.describe()}"
 
 
@@ -362,7 +362,7 @@ class Tracker:
             placement = _placement(cell, seen[cell])
             # Only a piece on a square that should be empty is a placement; anything else is a misread
             # or a knocked piece (catastrophes alone may cover a tile).
-            if placement is None or not (expected[cell].cls.name.startswith("EMPTY")
+            if placement is None or not (expected[cell].cls.is_empty
                                          or isinstance(placement, PlaceCatastrophe)):
                 continue
             owner = state.players[state.pending.player]
@@ -394,7 +394,7 @@ def _mutable(state: GameState, owed: frozenset[int]) -> frozenset[int]:
         if isinstance(option, TakeTreasure):
             cells.add(option.cell)
         elif isinstance(option, BuildMonument):
-            cells.update(_block(option.cell))
+            cells.update(block_cells(option.cell))
     return frozenset(cells)
 
 
@@ -422,7 +422,7 @@ def _placement(cell: int, seen: CellReading) -> Action | None:
     """The action that would put what `seen` shows onto `cell`."""
     colour = seen.cls.colour
     if colour is not None:
-        kind = PlaceLeader if seen.cls.name.startswith("LEADER_") else PlaceTile
+        kind = PlaceLeader if seen.cls.is_leader else PlaceTile
         return kind(Colour(colour), cell)
     if seen.cls is CellClass.CATASTROPHE:
         return PlaceCatastrophe(cell)
@@ -445,7 +445,7 @@ def _candidates(state: GameState, seen: Sequence[CellReading], changed: Sequence
             ok = action.cell in at and seen[action.cell].cls is CellClass.CATASTROPHE
         elif isinstance(action, BuildMonument):
             ok = any(c in at and seen[c].cls in _MONUMENT_PARTS and _monument_fits(action, seen[c])
-                     for c in _block(action.cell))
+                     for c in block_cells(action.cell))
         elif isinstance(action, TakeTreasure):
             ok = action.cell in at and seen[action.cell].cls is CellClass.TILE_RED
         else:
@@ -453,10 +453,6 @@ def _candidates(state: GameState, seen: Sequence[CellReading], changed: Sequence
         if ok:
             found.append(action)
     return found
-
-
-def _block(top_left: int) -> tuple[int, int, int, int]:
-    return top_left, top_left + 1, top_left + 16, top_left + 17
 
 
 def _monument_fits(action: BuildMonument, seen: CellReading) -> bool:

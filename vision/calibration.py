@@ -18,12 +18,13 @@ import tempfile
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
+from typing import Any
 
 import cv2
 import numpy as np
 
-from vision import aruco, classify, gate, geometry, rectify
-from vision.reading import CELLS, COLOURS, COLUMNS, ROWS, CellClass
+from vision import aruco, classify, gate, geometry, picture, rectify
+from vision.reading import CELLS, COLOURS, COLUMNS, ROWS, CellClass, block_cells
 
 FORMAT = "tigris-companion-calibration"
 VERSION = 3  # 2: the set-up board's picture, for the light on every pixel; 3: every example's picture
@@ -187,11 +188,22 @@ def from_corners(
     )
 
 
+_GREY = 2.0  # grey levels: the mean spread between a pixel's channels below which a picture has no colour
+
+
 def _check_frame(frame: object) -> None:
     if not isinstance(frame, np.ndarray) or frame.dtype != np.uint8 or frame.ndim not in (2, 3):
         raise CalibrationError("The camera picture is not an 8-bit image.")
     if min(frame.shape[:2]) < 64:
         raise CalibrationError("The camera picture is too small to find the board.")
+
+
+def _check_colour(frame: np.ndarray) -> None:
+    """The looks of the pieces are learnt in colour: a greyscale picture would teach them wrong."""
+    sample = frame[:: max(1, frame.shape[0] // 128), :: max(1, frame.shape[1] // 128)].astype(np.int16)
+    if frame.ndim == 2 or frame.shape[2] != 3 or float((sample.max(axis=2) - sample.min(axis=2)).mean()) < _GREY:
+        raise CalibrationError("The picture has no colour (it is greyscale): red temples and black settlements "
+                               "would look alike. Take it with a colour camera, or save it in colour.")
 
 
 # --- every read: is the board still where the calibration says? -----------------------------
@@ -358,34 +370,73 @@ def from_json(text: str, source: str = "the calibration") -> Calibration:
         data = json.loads(text)
     except json.JSONDecodeError as error:
         raise CalibrationError(f"{damaged} ({error.msg}, line {error.lineno}). {_AGAIN}") from None
+    except RecursionError:
+        raise CalibrationError(f"{damaged} (its values are nested too deeply). {_AGAIN}") from None
     if not isinstance(data, dict) or data.get("format") != FORMAT:
         raise CalibrationError(f"{damaged}. {_AGAIN}")
     if data.get("version") != VERSION:
         raise CalibrationError(f"{source} was written by another version of the companion. {_AGAIN}")
-    ids = {name: i for i, name in MARKER_NAMES.items()}
     try:
-        homography = np.array(data["homography"], dtype=np.float64)
-        if homography.shape != (3, 3) or not np.all(np.isfinite(homography)):
-            raise ValueError("homography")
-        markers = {ids[name]: np.array(c, dtype=np.float64).reshape(4, 2) for name, c in data["markers"].items()}
-        width, height = (int(v) for v in data["image_size"])
-        method = str(data["method"])
-        if method not in ("markers", "corners"):
-            raise ValueError("method")
-        references = data.get("references")
-        rim = data.get("rim_colours")
-        return Calibration(
-            image_size=(width, height),
-            homography=homography,
-            method=method,
-            markers=markers,
-            board=str(data.get("board", "standard")),
-            references=None if references is None else classify.References.from_json(references),
-            rim=None if rim is None else np.array(rim, dtype=np.float32).reshape(-1, 3),
-            created=str(data.get("created", "")),
-        )
-    except (KeyError, TypeError, ValueError, AttributeError) as error:
-        raise CalibrationError(f"{damaged} (bad or missing {error}). {_AGAIN}") from None
+        calibration = _from_dict(data)
+    except picture.PictureError as error:
+        raise CalibrationError(f"{damaged}: {error} {_AGAIN}") from None
+    # Whatever a damaged file holds, the loader says so in words (its values are the player's to
+    # inspect, any type at any depth).
+    except (KeyError, TypeError, ValueError, AttributeError, IndexError, OverflowError, RecursionError,
+            cv2.error) as error:
+        raise CalibrationError(f"{damaged} (bad or missing {_clip(str(error))}). {_AGAIN}") from None
+    if np.linalg.cond(calibration.homography) > _SINGULAR:
+        raise CalibrationError(f"{damaged} (its grid is flat: the homography cannot be inverted). {_AGAIN}")
+    return calibration
+
+
+_SINGULAR = 1e9  # a real grid's homography has a condition number near 1e3
+_MAX_SIDE = 20_000  # px: no camera frame is larger
+
+
+def _from_dict(data: dict[str, Any]) -> Calibration:
+    ids = {name: i for i, name in MARKER_NAMES.items()}
+    homography = np.array(data["homography"], dtype=np.float64)
+    if homography.shape != (3, 3) or not np.all(np.isfinite(homography)):
+        raise ValueError("homography")
+    corners = data["markers"]
+    if not isinstance(corners, dict):
+        raise ValueError("markers")
+    markers = {ids[name]: np.array(c, dtype=np.float64).reshape(4, 2) for name, c in corners.items()}
+    if not all(np.all(np.isfinite(c)) for c in markers.values()):
+        raise ValueError("markers")
+    sides = data["image_size"]
+    if not isinstance(sides, list) or len(sides) != 2 or not all(isinstance(v, int) for v in sides):
+        raise ValueError("image_size")
+    width, height = sides
+    if not (0 < width <= _MAX_SIDE and 0 < height <= _MAX_SIDE):
+        raise ValueError("image_size")
+    method = str(data["method"])
+    if method not in ("markers", "corners"):
+        raise ValueError("method")
+    references = data.get("references")
+    rim = data.get("rim_colours")
+    rim_colours = None if rim is None else np.array(rim, dtype=np.float32).reshape(-1, 3)
+    if rim_colours is not None and not np.all(np.isfinite(rim_colours)):
+        raise ValueError("rim_colours")
+    board = data.get("board", "standard")
+    if board not in ("standard", "alternate"):
+        raise ValueError("board")
+    return Calibration(
+        image_size=(width, height),
+        homography=homography,
+        method=method,
+        markers=markers,
+        board=str(board),
+        references=None if references is None else classify.References.from_json(references),
+        rim=rim_colours,
+        created=_clip(str(data.get("created", ""))),
+    )
+
+
+def _clip(text: str, limit: int = 80) -> str:
+    """A value from a file, short enough to repeat in a message."""
+    return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
 _AGAIN = "Run `companion calibrate` again."
@@ -413,14 +464,23 @@ def save(calibration: Calibration, path: str | Path) -> None:
         os.close(directory)
 
 
+MAX_FILE_BYTES = 16 * 1024 * 1024  # a calibration is about 3 MB
+
+
 def load(path: str | Path) -> Calibration:
     target = Path(path)
     try:
+        if target.stat().st_size > MAX_FILE_BYTES:
+            raise CalibrationError(f"The calibration file {target} is larger than {MAX_FILE_BYTES // 2**20} MB: "
+                                   f"it is not one this companion wrote. {_AGAIN}")
         text = target.read_text(encoding="utf-8")
     except FileNotFoundError:
         raise CalibrationError(f"There is no calibration file at {target}. {_AGAIN}") from None
-    except (OSError, UnicodeDecodeError) as error:
-        raise CalibrationError(f"The calibration file {target} cannot be read ({error}). {_AGAIN}") from None
+    except UnicodeDecodeError:
+        raise CalibrationError(f"The calibration file {target} is not text: it is damaged. {_AGAIN}") from None
+    except OSError as error:
+        raise CalibrationError(f"The calibration file {target} cannot be read ({error.strerror or error}). "
+                               f"{_AGAIN}") from None
     return from_json(text, source=f"The calibration file {target}")
 
 
@@ -468,7 +528,7 @@ def _examples(
             poses = [(x, y, 0.0) for x in _LEANS for y in _LEANS]
         else:
             poses = [(x, y, t) for x in _NUDGES for y in _NUDGES for t in _TURNS]
-        if piece.cls.name.startswith("LEADER_"):  # put down facing any way, seen from anywhere
+        if piece.cls.is_leader:  # put down facing any way, seen from anywhere
             poses += [(0.0, 0.0, t) for t in _ROUND]
             poses += [(x, y, 0.0) for x in _FAR_LEANS for y in _FAR_LEANS if (x, y) != (0.0, 0.0)]
         for dx, dy, turn in poses:
@@ -489,6 +549,7 @@ def calibrate(
     """The whole calibration: the grid from the markers (or from tapped `corners`), then the look
     of the set-up position and of the pieces the player showed, square by square."""
     _check_frame(setup_frame)
+    _check_colour(setup_frame)
     height, width = setup_frame.shape[:2]
     calibration = from_markers(setup_frame, board) if corners is None else from_corners((width, height), corners, board)
     setup = dict(enumerate(setup_position(board)))
@@ -497,6 +558,7 @@ def calibrate(
     leaders: list[tuple[CellClass, str]] = []
     for frame, named in pieces:
         _check_frame(frame)
+        _check_colour(frame)
         alignment = align(frame, calibration.resized((frame.shape[1], frame.shape[0])))
         if alignment.calibration is None:
             raise CalibrationError(f"The pieces could not be seen: {alignment.message}")
@@ -537,7 +599,7 @@ def pieces_layout(board: str = "standard") -> dict[int, classify.Piece]:
     layout: dict[int, classify.Piece] = {c: classify.Piece(CellClass.EMPTY_LAND) for c in sorted(temples)}
     pairs = [(a, b) for i, a in enumerate(COLOURS) for b in COLOURS[i + 1 :]]
     for cell in land:
-        block = (cell, cell + 1, cell + COLUMNS, cell + COLUMNS + 1)
+        block = block_cells(cell)
         if len(layout) == len(temples) + 4 * len(pairs):
             break
         if cell % COLUMNS < COLUMNS - 1 and all(c in land and c not in layout for c in block):

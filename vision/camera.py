@@ -19,9 +19,11 @@ from typing import Any
 import cv2
 import numpy as np
 
+from vision import picture
+
 SMALL_WIDTH = 320  # the motion check's frames: enough to see a hand, cheap on a Pi
 DARKER = 0.5  # share of the exposure of the second look at squares a glare dazzled
-IMAGE_SUFFIXES = (".png", ".jpg", ".jpeg", ".bmp", ".tif", ".tiff")
+IMAGE_SUFFIXES = (".png", ".jpg", ".jpeg")  # the formats whose size is checked before decoding
 
 
 class CameraError(RuntimeError):
@@ -134,9 +136,10 @@ class FolderCamera(Playback):
         index = position % len(self._files)
         if self._cache is not None and self._cache[0] == index:
             return self._cache[1]
-        frame = cv2.imread(str(self._files[index]), cv2.IMREAD_COLOR)
-        if frame is None:
-            raise CameraError(f"The picture {self._files[index].name} cannot be read; is it a damaged file?")
+        try:
+            frame = picture.read(self._files[index])
+        except picture.PictureError as error:
+            raise CameraError(f"The picture {self._files[index].name} cannot be read: {error}") from None
         self._cache = (index, frame)
         return frame
 
@@ -204,7 +207,7 @@ class PiCamera(Camera):
     Full-field main stream in RGB888 (whose bytes arrive B, G, R: OpenCV's order) for reading,
     a small YUV420 stream for the motion check. Automatic exposure and white balance run until
     they settle, then both are locked so that colours stay put between reads. A Camera Module 3
-    gets its focus fixed at `lens_position` (dioptres, found at calibration by `autofocus`)."""
+    gets its focus fixed at `lens_position` (dioptres, from the configuration) when one is given."""
 
     def __init__(
         self,
@@ -318,26 +321,6 @@ class PiCamera(Camera):
             self.locked["AwbEnable"] = False
             self.locked["ColourGains"] = tuple(float(g) for g in metadata["ColourGains"])
         self._camera.set_controls(self.locked)
-
-    def autofocus(self) -> float | None:
-        """Runs one autofocus sweep (Camera Module 3) and fixes the lens there; returns the lens
-        position to store in the calibration, or None for a fixed-focus camera."""
-        camera = self._require()
-        if "AfMode" not in camera.camera_controls:
-            return None
-        from libcamera import controls as libcamera_controls
-
-        try:
-            camera.set_controls({"AfMode": libcamera_controls.AfModeEnum.Auto})
-            camera.autofocus_cycle()
-            position = self._wait(camera.capture_metadata(wait=False)).get("LensPosition")
-            if position is None:
-                return None
-            camera.set_controls({"AfMode": libcamera_controls.AfModeEnum.Manual, "LensPosition": float(position)})
-        except (RuntimeError, OSError, TimeoutError) as error:
-            raise CameraError("The camera stopped answering while focusing. Check its cable.") from error
-        self.lens_position = float(position)
-        return self.lens_position
 
     def _require(self) -> Any:
         if self._camera is None:

@@ -27,6 +27,7 @@ from typing import Any, NamedTuple, Protocol
 import cv2
 import numpy as np
 
+from vision import picture
 from vision.reading import CELLS, COLUMNS, ROWS, CellClass, CellReading
 from vision.rectify import PX_PER_SQUARE, cells, square_transform
 
@@ -610,11 +611,7 @@ def _png(image: np.ndarray) -> str:
 
 
 def _from_png(text: str) -> np.ndarray:
-    image = cv2.imdecode(np.frombuffer(base64.b64decode(text, validate=True), np.uint8), cv2.IMREAD_COLOR)
-    if image is None:
-        raise ValueError("board")
-    result: np.ndarray = image
-    return result
+    return picture.decode(base64.b64decode(text, validate=True), "A picture in the calibration")
 
 
 def _setup(values: Sequence[str]) -> tuple[CellClass, ...]:
@@ -869,7 +866,7 @@ def second_look(
     return fits
 
 
-_LEADERS = tuple(cls for cls in CellClass if cls.name.startswith("LEADER_"))
+_LEADERS = tuple(cls for cls in CellClass if cls.is_leader)
 # A coloured figure shows at least this share of its colour's steps (measured on the bench's
 # figures: 0.24 at the least; black ones a third of blue's, so a shadowed blue one stays possible)
 _PALE = 0.2

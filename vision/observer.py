@@ -19,7 +19,7 @@ from vision import change, classify, decide, gate, geometry, rectify
 from vision.calibration import MARKER_NAMES, Calibration, align
 from vision.camera import Camera, CameraError
 from vision.memory import Memory
-from vision.reading import CELLS, COLOURS, COLUMNS, ROWS, BoardReading, CellClass, CellReading, ReadStatus
+from vision.reading import CELLS, COLUMNS, ROWS, BoardReading, CellClass, CellReading, ReadStatus, block_cells
 
 log = logging.getLogger(__name__)
 
@@ -113,9 +113,15 @@ class Observer:
             self.use(calibration)
 
     def use(self, calibration: Calibration) -> None:
-        """Read with this calibration from now on (and watch the rim it saw)."""
+        """Read with this calibration from now on (and watch the rim it saw). Another calibration
+        than the memory's (the players calibrated again) starts an empty memory and a whole read:
+        pictures kept under another calibration's light are not comparable."""
+        if calibration.created != self.memory.calibration:
+            self.memory = Memory(self.memory.path, calibration.created)
+            self.forget()
         self.calibration = calibration
         self._dynasties = {}
+        self._examples = None
         if calibration.rim is not None:
             places = gate.rim_places(calibration.homography, calibration.image_size)
             self.gate.watch_rim(places, calibration.rim)
@@ -295,7 +301,7 @@ class Observer:
         if references.dynasty_keys:
             cells = tuple(
                 replace(cell, dynasty=self._dynasty(frame, homography, i, cell.cls))
-                if cell.cls.name.startswith("LEADER_")
+                if cell.cls.is_leader
                 else cell
                 for i, cell in enumerate(cells)
             )
@@ -356,7 +362,7 @@ class Observer:
             reading, was = verdict.reading, agreed.cells[cell]
             if verdict.unchanged:
                 continue
-            if reading.cls.name.startswith("LEADER_") and self.calibration.references.dynasty_keys:
+            if reading.cls.is_leader and self.calibration.references.dynasty_keys:
                 reading = replace(reading, dynasty=self._dynasty(frame, homography, cell, reading.cls))
             # The same piece nudged or turned, or under a new glare, is what was agreed (and as
             # the players named it): a change is another class, or another player's leader.
@@ -405,7 +411,7 @@ class Observer:
         memory's, each flat piece also turned by quarters (made again when the memory learns)."""
         assert self.calibration is not None and self.calibration.references is not None
         references = self.calibration.references
-        key = (id(references), self.memory.version)
+        key = (id(self.memory), self.memory.version)
         if self._examples is None or self._examples[0] != key:
             looks, features = [references.coarse_looks], [references.prototypes]
             if len(self.memory):
@@ -556,7 +562,7 @@ def _joined(squares: set[int]) -> list[set[int]]:
 _ON_RIVER = frozenset({CellClass.EMPTY_RIVER, CellClass.TILE_BLUE})
 _ON_LAND = frozenset(
     {CellClass.EMPTY_LAND, CellClass.TILE_RED, CellClass.TILE_GREEN, CellClass.TILE_BLACK, CellClass.TREASURE}
-    | {CellClass[f"LEADER_{colour.upper()}"] for colour in COLOURS}
+    | {cls for cls in CellClass if cls.is_leader}
 )
 
 
@@ -564,7 +570,7 @@ def _block(top: int) -> tuple[int, int, int, int] | None:
     """The 2×2 block of squares whose top-left one is `top`, if the board has room for it."""
     if top % COLUMNS == COLUMNS - 1 or top >= CELLS - COLUMNS:
         return None
-    return (top, top + 1, top + COLUMNS, top + COLUMNS + 1)
+    return block_cells(top)
 
 
 _QUADS = tuple(frozenset(block) for top in range(CELLS) if (block := _block(top)))

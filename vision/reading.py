@@ -1,6 +1,8 @@
 """What the vision tells the rest of the program: one `BoardReading` per still board.
 
-This is the contract between `vision` and `companion.tracker`. Colours are plain strings
+This is the contract between `vision` and the companion, and the only module of `vision` the
+tracker and the screens import (DESIGN.md: the reading's value types live in a module of vision
+that imports nothing else; it needs only the standard library). Colours are plain strings
 ("red", "blue", "green", "black") because the vision knows nothing of the rules' types.
 """
 
@@ -34,12 +36,32 @@ class CellClass(enum.Enum):
     UNKNOWN = "unknown"
 
     @property
+    def is_tile(self) -> bool:
+        """A face-up civilization tile of one colour (a temple carrying a treasure is `TREASURE`)."""
+        return self in _TILES
+
+    @property
+    def is_leader(self) -> bool:
+        return self in _LEADERS
+
+    @property
+    def is_empty(self) -> bool:
+        """Bare board, land or river."""
+        return self is CellClass.EMPTY_LAND or self is CellClass.EMPTY_RIVER
+
+    @property
     def colour(self) -> str | None:
         """The colour of a tile or leader class, else None."""
-        name = self.name
-        if name.startswith(("TILE_", "LEADER_")):
-            return name.split("_", 1)[1].lower()
-        return None
+        return self.value.split()[0] if self in _TILES or self in _LEADERS else None
+
+
+_TILES = frozenset({CellClass.TILE_RED, CellClass.TILE_BLUE, CellClass.TILE_GREEN, CellClass.TILE_BLACK})
+_LEADERS = frozenset({CellClass.LEADER_RED, CellClass.LEADER_BLUE, CellClass.LEADER_GREEN, CellClass.LEADER_BLACK})
+
+
+def block_cells(top_left: int) -> tuple[int, int, int, int]:
+    """The four squares of the 2×2 whose top-left square is `top_left`: where a monument stands."""
+    return top_left, top_left + 1, top_left + COLUMNS, top_left + COLUMNS + 1
 
 
 class ReadStatus(enum.Enum):

@@ -13,12 +13,14 @@ import contextlib
 import sys
 from pathlib import Path
 
-import cv2
 import numpy as np
 
+from companion.app.problems import disk_words
 from vision import calibration as calib
+from vision import picture
 from vision.camera import Camera, CameraError, FolderCamera, OpenCVCamera, PiCamera
 from vision.classify import Piece
+from vision.observer import Observer
 from vision.reading import COLUMNS, ROWS, CellClass
 
 # One letter per class, shared with `companion read`.
@@ -50,11 +52,38 @@ def default_path() -> Path:
 
 
 def load_image(path: str) -> np.ndarray:
-    """A picture file as a BGR frame, or a clear error."""
-    image = cv2.imread(path, cv2.IMREAD_COLOR)
-    if image is None:
-        raise calib.CalibrationError(f"{path} is not a picture this program can open (PNG or JPEG).")
-    return image
+    """A picture file as a BGR frame, or a clear error (its size is checked before it is decoded)."""
+    try:
+        return picture.read(path)
+    except picture.PictureError as error:
+        raise calib.CalibrationError(str(error)) from None
+
+
+SHOWN = 8  # squares named when the pieces picture disagrees with the layout; the rest are counted
+
+
+def check_pieces(calibration: calib.Calibration, frame: np.ndarray, layout: dict[int, Piece]) -> None:
+    """Raise CalibrationError unless the new calibration reads every laid-out piece where the layout
+    puts it: a pieces picture taken too soon (Enter pressed twice), or with pieces misplaced, would
+    otherwise teach the companion wrong looks and every board after would be refused."""
+    reading = Observer(calibration).read(frame)
+    if not reading.ok:
+        raise calib.CalibrationError(f"The pieces picture could not be read: {reading.message or reading.status.value}")
+    wrong = [(cell, piece.cls, reading.cells[cell].cls) for cell, piece in sorted(layout.items())
+             if reading.cells[cell].cls is not piece.cls]
+    if not wrong:
+        return
+    named = "; ".join(f"{_square(cell)} should show a {want.value}, the camera sees "
+                      f"{'nothing it is sure of' if seen is CellClass.UNKNOWN else seen.value}"
+                      for cell, want, seen in wrong[:SHOWN])
+    more = f"; and {len(wrong) - SHOWN} more" if len(wrong) > SHOWN else ""
+    raise calib.CalibrationError(
+        f"{len(wrong)} of the {len(layout)} laid-out squares are not seen as `companion calibrate --layout` "
+        f"shows them: {named}{more}. Lay the pieces out as shown and take the pieces picture again.")
+
+
+def _square(cell: int) -> str:
+    return f"{chr(ord('A') + cell % COLUMNS)}{cell // COLUMNS + 1}"
 
 
 def layout_text(board: str) -> str:
@@ -69,7 +98,7 @@ def layout_text(board: str) -> str:
     lines.append("")
     lines.append("Lift the ten temples (with their treasures) off the board: their squares must show the bare board.")
     for cell, piece in sorted(layout.items()):
-        name = f"{chr(ord('A') + cell % COLUMNS)}{cell // COLUMNS + 1}"
+        name = _square(cell)
         extra = piece.dynasty or ("/".join(piece.monument) if piece.monument else "")
         lines.append(f"  {name:<4} {piece.cls.value} {extra}".rstrip())
     return "\n".join(lines)
@@ -158,9 +187,15 @@ def main(argv: list[str]) -> int:
             pieces = [(load_image(args.pieces), calib.pieces_layout(args.board))] if args.pieces else []
         corners = _corners(args.corners) if args.corners else None
         calibration = calib.calibrate(setup, pieces, args.board, corners=corners)
+        for frame, layout in pieces:
+            check_pieces(calibration, frame, layout)
         calib.save(calibration, out)
     except calib.CalibrationError as error:
-        print(f"companion calibrate: {error}", file=sys.stderr)
+        print(f"companion calibrate: {error} The calibration file was left as it was.", file=sys.stderr)
+        return 1
+    except OSError as error:
+        print(f"companion calibrate: the calibration could not be written to {out}: {disk_words(error)}. "
+              "The calibration file was left as it was.", file=sys.stderr)
         return 1
     if not pieces:
         print("Note: without --pieces only empty squares and treasures can be recognised.", file=sys.stderr)

@@ -12,13 +12,14 @@ from collections.abc import Callable, Sequence
 
 # name -> (module, function, one-line help). Each function takes argv and returns an exit code.
 COMMANDS: dict[str, tuple[str, str, str]] = {
-    "demo": ("companion.app.demo", "main", "play a whole simulated game at the table, no hardware needed"),
+    "demo": ("companion.sim.demo", "main", "play a whole simulated game at the table, no hardware needed"),
     "run": ("companion.app.run", "main", "the table companion itself (camera, screen, buttons)"),
-    "replay": ("companion.app.demo", "replay_main", "replay a saved game record on the screens"),
+    "replay": ("companion.sim.demo", "replay_main", "replay a saved game record on the screens"),
     "selfplay": ("companion.app.selfplay", "main", "print a self-played game move by move with the tally"),
     "read": ("companion.app.read", "main", "read still images of the board and print the grid"),
     "calibrate": ("companion.app.calibrate", "main", "calibrate the camera against the board"),
-    "bench": ("companion.app.bench", "main", "benchmarks: rules, vision, game, render"),
+    "report": ("companion.app.report", "main", "make the post-game report (an HTML file) from a saved game record"),
+    "bench": ("companion.bench", "main", "benchmarks: rules, vision, game, render, phone"),
     "doctor": ("companion.app.doctor", "main", "check camera, markers, GPIO, screen, disk and versions"),
 }
 

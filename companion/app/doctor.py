@@ -1,8 +1,9 @@
 """`companion doctor`: what works and what to do about what does not.
 
-Checks the software versions, the configuration, the camera and the markers it sees, the GPIO
-buttons, the screen and the free space for game records. Every check survives a missing part: it
-reports it with advice instead of failing, so the doctor itself always finishes.
+Checks the software versions, the configuration, the camera and the markers it sees, the
+calibration file, the GPIO buttons, the screen and the free space for game records. Every check
+survives a missing part: it reports it with advice instead of failing, so the doctor itself always
+finishes.
 """
 
 from __future__ import annotations
@@ -150,6 +151,22 @@ def markers(frame: Frame) -> list[Finding]:
     )]
 
 
+def calibration(config: Config) -> list[Finding]:
+    """Whether `companion run` can use the calibration file, and why not."""
+    from vision import calibration as calib
+
+    advice = "sudo systemctl stop companion; sudo -u companion companion calibrate --camera pi"
+    try:
+        loaded = calib.load(config.calibration_file)
+    except calib.CalibrationError as error:
+        return [Finding("Calibration", "fail", str(error), advice)]
+    if loaded.references is None:
+        return [Finding("Calibration", "warn", f"{config.calibration_file} knows the grid but not the pieces",
+                        advice)]
+    made = loaded.created or "at an unknown time"
+    return [Finding("Calibration", "ok", f"{config.calibration_file} ({loaded.method}, made {made})")]
+
+
 def gpio(config: Config, pin_factory: Any = None) -> list[Finding]:
     try:
         with warnings.catch_warnings():
@@ -263,6 +280,7 @@ def diagnose(config: Config, *, pin_factory: Any = None,
         ("Service", lambda: service(run)),
         ("Camera", lambda: camera(config, frame, run)),
         ("Markers", lambda: markers(frame)),
+        ("Calibration", lambda: calibration(config)),
         ("GPIO", lambda: gpio(config, pin_factory)),
         ("Screen", lambda: screen(config, run, environ)),
         ("Disk", lambda: disk(config)),
@@ -315,7 +333,7 @@ def main(argv: list[str]) -> int:
                         f"{config_module.SYSTEM_CONFIG})")
     args = parser.parse_args(argv)
     os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
-    config = config_module.load(args.config)
+    config = config_module.load(args.config, kept=config_module.kept_copy())
     findings = diagnose(config)
     print(report(findings))
     return 1 if any(finding.status == "fail" for finding in findings) else 0

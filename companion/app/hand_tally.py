@@ -5,9 +5,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
+from companion.commands import UiCommand, Verb
 from companion.rules import PlayerScore
 from companion.ui import screens, wizard
-from companion.ui.commands import UiCommand, Verb
 from companion.ui.model import Screen, UiState
 
 

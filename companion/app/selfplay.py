@@ -5,9 +5,7 @@ from __future__ import annotations
 import argparse
 import random
 
-from companion.rules import Game, final_scores
-from companion.rules.pieces import COLOURS
-from companion.rules.policy import choose
+from companion.rules import COLOURS, Game, final_scores, policy_action
 
 
 def main(argv: list[str]) -> int:
@@ -21,7 +19,7 @@ def main(argv: list[str]) -> int:
     rng = random.Random(args.seed)
     while not game.state.over:
         seat = game.pending.player
-        action = choose(game, rng)
+        action = policy_action(game, rng)
         events = game.apply(action)
         if not args.quiet:
             print(f"turn {game.state.turn:>3}  {game.state.players[seat].name}: {action}")

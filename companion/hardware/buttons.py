@@ -23,7 +23,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from companion.ui.commands import Key, UiCommand, Verb
+from companion.commands import Key, UiCommand, Verb
 
 log = logging.getLogger(__name__)
 

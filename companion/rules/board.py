@@ -60,6 +60,16 @@ def expand(mask: int) -> int:
 NEIGHBOURS: tuple[int, ...] = tuple(expand(1 << c) & ~(1 << c) for c in range(SQUARES))
 
 
+def block_cells(top_left: int) -> tuple[int, int, int, int]:
+    """The four squares of the 2×2 whose top-left square is `top_left`: where a monument stands."""
+    return top_left, top_left + 1, top_left + COLUMNS, top_left + COLUMNS + 1
+
+
+def block_mask(top_left: int) -> int:
+    """`block_cells` as a bitboard."""
+    return sum(1 << cell for cell in block_cells(top_left))
+
+
 def cells_of(mask: int) -> Iterator[int]:
     """The squares of a bitboard, lowest first."""
     while mask:

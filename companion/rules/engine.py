@@ -29,10 +29,13 @@ from .actions import (
     Withdraw,
 )
 from .board import (
+    COLUMNS,
     FULL,
     NEIGHBOURS,
+    ROWS,
     SQUARES,
     bit,
+    block_mask,
     board_named,
     cell_name,
     cells_of,
@@ -59,12 +62,12 @@ from .state import (
     NO_CELL,
     BuiltMonument,
     Conflict,
+    ConflictKind,
     GameState,
     Pending,
     PendingKind,
     PlayerState,
     leaders_in,
-    square_block,
     tiles_unseen,
 )
 
@@ -148,13 +151,14 @@ class _Work:
     def name(self, seat: int) -> str:
         return self.players[seat].name
 
-    def score(self, seat: int, colour: Colour, amount: int, why: str, page: int | None = None) -> None:
+    def score(self, seat: int, colour: Colour, amount: int, why: str, page: int | None = None,
+              kind: EventKind = EventKind.SCORED) -> None:
         player = self.players[seat]
         points = list(player.points)
         points[colour.index] += amount
         self.players[seat] = replace(player, points=tuple(points))
         noun = "point" if amount == 1 else "points"
-        self.emit(EventKind.SCORED, f"{player.name} scores {amount} {colour.value} {noun} {why}", page,
+        self.emit(kind, f"{player.name} scores {amount} {colour.value} {noun} {why}", page,
                   player=seat, colour=colour, amount=amount)
 
     def set_leader(self, seat: int, colour: Colour, cell: int) -> None:
@@ -310,6 +314,11 @@ class Game:
     def actions(self) -> tuple[Action, ...]:
         return tuple(self._actions)
 
+    @property
+    def states(self) -> tuple[GameState, ...]:
+        """The snapshot before the first action, then the one after each: `states[i + 1]` follows `actions[i]`."""
+        return tuple(self._states)
+
     def apply(self, action: Action | str) -> list[Event]:
         """Apply a legal action and return what happened; raise IllegalAction and change nothing otherwise."""
         if isinstance(action, str):
@@ -329,6 +338,12 @@ class Game:
             raise NothingToUndo("There is nothing to take back: the game has just started.")
         self._states.pop()
         return self._actions.pop()
+
+    def before(self, steps: int) -> GameState:
+        """The state `steps` applied actions ago (0: now): where `steps` undos would lead."""
+        if not 0 <= steps <= len(self._actions):
+            raise NothingToUndo(f"Only {len(self._actions)} actions have been played.")
+        return self._states[-1 - steps]
 
     def legal_actions(self) -> list[Action]:
         return legal_actions(self.state)
@@ -502,7 +517,7 @@ def _place_leader(w: _Work, colour: Colour, cell: int) -> None:
         defender, defender_cell = rivals[0]
         temples = w.tiles[RED.index]
         conflict = Conflict(
-            kind="revolt", colour=colour, attacker=seat, defender=defender, attacker_leader=cell,
+            kind=ConflictKind.REVOLT, colour=colour, attacker=seat, defender=defender, attacker_leader=cell,
             defender_leader=defender_cell, attacker_supporters=tuple(cells_of(NEIGHBOURS[cell] & temples)),
             defender_supporters=tuple(cells_of(NEIGHBOURS[defender_cell] & temples)),
         )
@@ -582,7 +597,11 @@ def _swap(w: _Work, swap: Swap) -> None:
 
 def support_colour(conflict: Conflict) -> Colour:
     """Revolts are fought with temples; wars with tiles of the war's colour."""
-    return RED if conflict.kind == "revolt" else conflict.colour
+    return RED if conflict.kind is ConflictKind.REVOLT else conflict.colour
+
+
+def _page(conflict: Conflict) -> int:
+    return P_REVOLT if conflict.kind is ConflictKind.REVOLT else P_WAR
 
 
 def _max_support(w: _Work, conflict: Conflict) -> int:
@@ -613,7 +632,7 @@ def _support(w: _Work, n: int) -> None:
         limit = w.pending.max_support
         raise IllegalAction("support-count", f"{w.name(seat)} can commit from 0 to {limit} "
                             f"{colour.value} tile{'s' if limit != 1 else ''}.",
-                            P_REVOLT if conflict.kind == "revolt" else P_WAR)
+                            _page(conflict))
     w.spend(seat, colour, n)
     w.out[colour.index] += n
     w.emit(EventKind.SUPPORT_COMMITTED, f"{w.name(seat)} commits {n} {colour.value} tile{'s' if n != 1 else ''}",
@@ -632,11 +651,11 @@ def _resolve(w: _Work, conflict: Conflict, defender_committed: int) -> None:
     loser_cell = conflict.defender_leader if won else conflict.attacker_leader
     colour = conflict.colour
     tie = " (ties go to the defender)" if attack == defence else ""
-    page = P_REVOLT if conflict.kind == "revolt" else P_WAR
-    w.emit(EventKind.CONFLICT_WON, f"{w.name(winner)} wins the {colour.value} {conflict.kind}, "
+    page = _page(conflict)
+    w.emit(EventKind.CONFLICT_WON, f"{w.name(winner)} wins the {colour.value} {conflict.kind.value}, "
            f"{max(attack, defence)} to {min(attack, defence)}{tie}", page, player=winner, colour=colour,
            amount=attack if won else defence)
-    if conflict.kind == "revolt":
+    if conflict.kind is ConflictKind.REVOLT:
         w.set_leader(loser, colour, NO_CELL)
         w.emit(EventKind.PIECES_REMOVED, f"{w.name(loser)}'s {colour.leader_name} on {cell_name(loser_cell)} "
                "returns to its owner", page, player=loser, colour=colour, cells=(loser_cell,))
@@ -682,7 +701,7 @@ def _start_war(w: _Work, colour: Colour) -> None:
     apart = w.pieces & ~bit(w.unification)
     own = w.tiles[colour.index]
     conflict = Conflict(
-        kind="war", colour=colour, attacker=a_seat, defender=d_seat, attacker_leader=a_cell,
+        kind=ConflictKind.WAR, colour=colour, attacker=a_seat, defender=d_seat, attacker_leader=a_cell,
         defender_leader=d_cell, attacker_supporters=tuple(cells_of(region_of(bit(a_cell), apart) & own)),
         defender_supporters=tuple(cells_of(region_of(bit(d_cell), apart) & own)), uniting_tile=w.unification,
     )
@@ -691,24 +710,13 @@ def _start_war(w: _Work, colour: Colour) -> None:
     _ask_support(w, conflict)
 
 
-# --- after every step: treasures, remaining wars, monuments, end of the action ------------------
+# --- after every step: remaining wars, the unification tile, monuments, treasures, end of action --
 
 
 def _settle(w: _Work) -> None:
-    """Decide what comes next once the last step is done."""
-    while w.treasure_check:
-        due = _treasure_due(w)
-        if due is None:
-            w.treasure_check = False
-            break
-        seat, choices, need = due
-        if choices.bit_count() <= need:
-            for cell in cells_of(choices):
-                _take_treasure(w, seat, cell)
-            continue
-        w.pending = Pending(PendingKind.TREASURE, seat, options=tuple(TakeTreasure(c) for c in cells_of(choices)),
-                            treasures_to_take=need)
-        return
+    """Decide what comes next once the last step is done. The treasure check waits until the action
+    is wholly resolved (RULES.md 6): after every war of a tile, the unification tile and the monument
+    decision, so a temple keeps its treasure (and its protection) through all the wars."""
     if w.wars:
         live = tuple(c for c in w.wars if _war_leaders(w, c) is not None)
         for dropped in (c for c in w.wars if c not in live):
@@ -734,6 +742,19 @@ def _settle(w: _Work) -> None:
             w.emit(EventKind.MONUMENT_POSSIBLE, f"{w.name(w.current)} may build a monument on the 2×2 at "
                    f"{' or '.join(where)}", P_MONUMENT, player=w.current)
             return
+    while w.treasure_check:
+        due = _treasure_due(w)
+        if due is None:
+            w.treasure_check = False
+            break
+        seat, choices, need = due
+        if choices.bit_count() <= need:
+            for cell in cells_of(choices):
+                _take_treasure(w, seat, cell)
+            continue
+        w.pending = Pending(PendingKind.TREASURE, seat, options=tuple(TakeTreasure(c) for c in cells_of(choices)),
+                            treasures_to_take=need)
+        return
     _finish_action(w)
 
 
@@ -766,13 +787,13 @@ def _monument_options(w: _Work, cell: int) -> tuple[Action, ...]:
         return ()
     built = {m.monument for m in w.monuments}
     monuments = [m for m in Monument if m not in built and colour in m.colours]
-    col, row = cell % 16, cell // 16
+    col, row = cell % COLUMNS, cell // COLUMNS
     own = w.tiles[colour.index]
     blocks = [
         top_left
-        for top_left in ((row - dr) * 16 + col - dc for dr in (1, 0) for dc in (1, 0)
-                         if 0 <= row - dr <= 9 and 0 <= col - dc <= 14)
-        if own & square_block(top_left) == square_block(top_left)
+        for top_left in (cell - dr * COLUMNS - dc for dr in (1, 0) for dc in (1, 0)
+                         if 0 <= row - dr <= ROWS - 2 and 0 <= col - dc <= COLUMNS - 2)
+        if own & block_mask(top_left) == block_mask(top_left)
     ]
     if not blocks or not monuments:
         return ()
@@ -780,7 +801,7 @@ def _monument_options(w: _Work, cell: int) -> tuple[Action, ...]:
 
 
 def _build_monument(w: _Work, monument: Monument, top_left: int) -> None:
-    block = square_block(top_left)
+    block = block_mask(top_left)
     colour = next(c for c in COLOURS if w.tiles[c.index] & block == block)
     w.tiles[colour.index] &= ~block
     w.facedown |= block
@@ -819,7 +840,8 @@ def _end_turn(w: _Work) -> None:
         kingdom = region_of(built.squares, pieces)
         for seat, colour, _ in w.leaders_in(kingdom):
             if seat == active and colour in built.monument.colours:
-                w.score(seat, colour, 1, f"from the {built.monument.value} monument", P_MONUMENT)
+                w.score(seat, colour, 1, f"from the {built.monument.value} monument", P_MONUMENT,
+                        EventKind.MONUMENT_SCORED)
     short = False
     for seat in ((active + k) % n for k in range(n)):
         need = HAND_SIZE - w.players[seat].hand_size
@@ -844,8 +866,8 @@ def _end_turn(w: _Work) -> None:
     w.pending = Pending(PendingKind.ACTION, w.current, actions_left=2)
     w.emit(EventKind.TURN_ENDED, f"{w.name(w.current)}'s turn", player=w.current)
     if w.bag_count < HAND_SIZE * n:
-        w.emit(EventKind.BAG_LOW, f"Only {w.bag_count} tiles left in the bag: the game ends when a hand "
-               "cannot be refilled", P_END, amount=w.bag_count)
+        w.emit(EventKind.BAG_LOW, f"Only {w.bag_count} tile{'s' if w.bag_count != 1 else ''} left in the bag: "
+               "the game ends when a hand cannot be refilled", P_END, amount=w.bag_count)
 
 
 # --- legal actions ------------------------------------------------------------------------------

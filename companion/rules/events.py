@@ -11,7 +11,8 @@ from .pieces import Colour
 class EventKind(enum.Enum):
     TILE_PLACED = "tile placed"
     KINGDOMS_UNITED = "kingdoms united"
-    SCORED = "scored"
+    SCORED = "scored"  # a tile, a revolt or a war
+    MONUMENT_SCORED = "monument scored"  # the active player's leaders beside a monument, at the end of his turn
     LEADER_PLACED = "leader placed"
     LEADER_MOVED = "leader moved"
     LEADER_WITHDRAWN = "leader withdrawn"

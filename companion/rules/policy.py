@@ -34,8 +34,8 @@ def _bias(game: Game, action: Action, seat: int) -> float:
     return -1.0  # swaps and passes: only when nothing better
 
 
-def choose(game: Game, rng: random.Random) -> Action:
-    """A sensible legal action for whoever must decide now."""
+def policy_action(game: Game, rng: random.Random) -> Action:
+    """The simple policy's legal action for whoever must decide now."""
     pending = game.pending
     actions = game.legal_actions()
     if not actions:

@@ -7,7 +7,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from .actions import Action
-from .board import FULL, Board, bit, cells_of, regions
+from .board import FULL, Board, bit, block_mask, cells_of, regions
 from .pieces import COLOURS, TILES_IN_GAME, Colour, Monument
 
 NO_CELL = -1
@@ -38,11 +38,16 @@ class PendingKind(enum.Enum):
     GAME_OVER = "the game is over"
 
 
+class ConflictKind(enum.Enum):
+    REVOLT = "revolt"  # started by a leader, fought with temples
+    WAR = "war"  # started by a tile uniting two kingdoms, fought with the war's colour
+
+
 @dataclass(frozen=True, slots=True)
 class Conflict:
     """A revolt or a war, from the board strengths to the attacker's commitment."""
 
-    kind: str  # "revolt" or "war"
+    kind: ConflictKind
     colour: Colour
     attacker: int
     defender: int
@@ -83,13 +88,7 @@ class BuiltMonument:
 
     @property
     def squares(self) -> int:
-        return square_block(self.cell)
-
-
-def square_block(top_left: int) -> int:
-    """The 2×2 block whose top-left square is `top_left`."""
-    b = bit(top_left)
-    return b | b << 1 | b << 16 | b << 17
+        return block_mask(self.cell)
 
 
 @dataclass(frozen=True, slots=True)

@@ -5,9 +5,9 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from functools import lru_cache
 
+from companion.commands import UiCommand
 from companion.rules import COLUMNS, ROWS, SQUARES, GameState
 
-from .commands import UiCommand
 from .model import BoardView, Mark, MarkKind, Square
 
 

@@ -1,4 +1,4 @@
-"""The board picture: 16×11 squares drawn from a `BoardView`, kingdoms outlined, marks on squares.
+"""The board picture: 16×11 squares drawn from a `BoardView`, kingdoms tinted and numbered, marks on squares.
 
 Every colour is drawn with its symbol (temple ▲, farm ≈, market ●, settlement ■), leaders with their
 colour symbol and their dynasty's letter, marks with distinct shapes, so nothing depends on telling
@@ -12,7 +12,7 @@ from typing import Any
 import pygame
 
 from .model import DYNASTY_LETTERS, BoardView, MarkKind, Square
-from .style import COLOURS, INK, PAPER, draw_symbol, font
+from .style import COLOURS, INK, PAPER, TREASURE, draw_symbol, font
 
 COLUMNS, ROWS = 16, 11
 
@@ -20,7 +20,10 @@ LAND = (214, 200, 160)
 RIVER = (125, 175, 215)
 GRID = (150, 140, 115)
 KINGDOM = (255, 255, 255)
-TREASURE = (250, 205, 40)
+# Each kingdom's squares take one of these tints (and its number), so neighbouring kingdoms are told
+# apart at a glance; the hues differ in lightness too, for colour-blind eyes.
+TINTS = ((246, 170, 160), (170, 220, 160), (200, 180, 240), (245, 215, 120), (150, 215, 225), (235, 175, 215),
+         (205, 205, 205), (215, 190, 150))
 FACE_DOWN = (120, 110, 95)
 MARK_COLOURS = {
     MarkKind.ATTACKER: (255, 140, 0),
@@ -28,6 +31,7 @@ MARK_COLOURS = {
     MarkKind.DIFFERS: (255, 0, 200),
     MarkKind.REMOVE: (255, 255, 255),
     MarkKind.OPTION: (255, 235, 0),
+    MarkKind.LAST: (255, 255, 255),
 }
 
 
@@ -53,20 +57,37 @@ def square_rect(rect: pygame.Rect, index: int) -> pygame.Rect:
 
 def draw_board(surface: Any, rect: pygame.Rect, board: BoardView) -> None:
     size = rect.width // COLUMNS
+    tint = {cell: TINTS[i % len(TINTS)] for i, kingdom in enumerate(board.kingdoms) for cell in kingdom}
     for index, square in enumerate(board.squares):
-        _draw_square(surface, square_rect(rect, index), square)
+        _draw_square(surface, square_rect(rect, index), square, tint.get(index))
     for index, square in enumerate(board.squares):
         if square.monument is not None:
             _draw_monument(surface, square_rect(rect, index), square.monument)
-    for kingdom in board.kingdoms:
+    for i, kingdom in enumerate(board.kingdoms):
         _outline(surface, rect, kingdom, KINGDOM, max(2, size // 10))
+        _number(surface, square_rect(rect, min(kingdom)), i + 1, TINTS[i % len(TINTS)])
     for mark in board.marks:
         draw_mark(surface, square_rect(rect, mark.cell), mark.kind)
     pygame.draw.rect(surface, INK, rect, 2)
 
 
-def _draw_square(surface: Any, r: pygame.Rect, square: Square) -> None:
-    pygame.draw.rect(surface, RIVER if square.river else LAND, r)
+def _number(surface: Any, r: pygame.Rect, number: int, tint: tuple[int, int, int]) -> None:
+    """The kingdom's number on a disc of its tint, over the top-left corner of its first square."""
+    radius = max(6, r.width * 3 // 10)
+    centre = (r.x + radius - 1, r.y + radius - 1)
+    pygame.draw.circle(surface, tint, centre, radius)
+    pygame.draw.circle(surface, INK, centre, radius, 2)
+    digits = font(radius * 2 + 4).render(str(number), True, INK)
+    surface.blit(digits, digits.get_rect(center=centre))
+
+
+def _mix(a: tuple[int, int, int], b: tuple[int, int, int]) -> tuple[int, int, int]:
+    return (a[0] + b[0]) // 2, (a[1] + b[1]) // 2, (a[2] + b[2]) // 2
+
+
+def _draw_square(surface: Any, r: pygame.Rect, square: Square, tint: tuple[int, int, int] | None = None) -> None:
+    ground = RIVER if square.river else LAND
+    pygame.draw.rect(surface, ground if tint is None else _mix(ground, tint), r)
     pygame.draw.rect(surface, GRID, r, 1)
     inner = r.inflate(-max(2, r.width // 8), -max(2, r.width // 8))
     if square.corner:
@@ -140,6 +161,9 @@ def draw_mark(surface: Any, r: pygame.Rect, kind: MarkKind) -> None:
         for line_width, ink in ((width + 4, INK), (width, colour)):
             pygame.draw.line(surface, ink, a, b, line_width)
             pygame.draw.line(surface, ink, c, d, line_width)
+    elif kind is MarkKind.LAST:  # a ring round the square, black and white so it shows on every colour
+        pygame.draw.circle(surface, INK, r.center, r.width * 3 // 4, width + 4)
+        pygame.draw.circle(surface, colour, r.center, r.width * 3 // 4 - 2, width)
     else:  # an option: a ring
         pygame.draw.circle(surface, INK, r.center, r.width // 2, width + 2)
         pygame.draw.circle(surface, colour, r.center, r.width // 2 - 1, width)

@@ -14,13 +14,25 @@ from datetime import datetime
 from functools import lru_cache
 from pathlib import Path
 
+from companion.commands import UiCommand
 from companion.hardware.display import LANDSCAPE, PORTRAIT
-from companion.rules import Conflict, Event, EventKind, Game, IllegalAction, PendingKind, parse_cell
+from companion.rules import (
+    Conflict,
+    ConflictKind,
+    Event,
+    EventKind,
+    Game,
+    IllegalAction,
+    PendingKind,
+    PlaceTile,
+    parse_cell,
+)
 
 from . import messages, screens, wizard
-from .commands import UiCommand
+from .advice import CameraTrouble, Trouble
+from .log import recent
 from .model import Screen, UiState
-from .screens import TableView
+from .screens import Asking, TableView
 
 SIZES = (LANDSCAPE, PORTRAIT)
 
@@ -64,31 +76,39 @@ def two_tall_squares() -> Game:
     return game
 
 
+def notice(found: Found) -> screens.Notice:
+    """The first result or end of turn the players see after the situation's last action."""
+    game, events = found
+    return screens.notices_of(events, game.before(1), game.actions[-1])[0]
+
+
 def view(found: Found, **fields: object) -> TableView:
     game, events = found
-    return TableView(game.state, game.config, events=events, **fields)  # type: ignore[arg-type]
+    return TableView(game.state, game.config, events=events, moves=recent(game), **fields)  # type: ignore[arg-type]
 
 
 @lru_cache(maxsize=1)
 def gallery() -> tuple[Screen, ...]:
     """One of every screen, filled from real game situations (computed once: screens are frozen)."""
-    mid = play_until(lambda game, events: game.pending.kind is PendingKind.ACTION and game.state.turn >= 12)
-    revolt = play_until(conflict(lambda c: c.kind == "revolt"))
-    war = play_until(conflict(lambda c: c.kind == "war" and c.attacker_committed is not None))
+    mid = play_until(lambda game, events: game.pending.kind is PendingKind.ACTION and game.state.turn >= 12
+                     and isinstance(game.actions[-1], PlaceTile))  # a last move to ring on the board
+    revolt = play_until(conflict(lambda c: c.kind is ConflictKind.REVOLT))
+    war = play_until(conflict(lambda c: c.kind is ConflictKind.WAR and c.attacker_committed is not None))
     war_won = play_until(lambda game, events: any(e.kind is EventKind.CONFLICT_WON and e.page == 9 for e in events))
+    bag_low = play_until(happened(EventKind.BAG_LOW))
     found = [
         screens.turn(view(mid, differ=(parse_cell("H6"),))),
-        screens.swap(view(mid, asking="swap", ui=UiState(entry=3))),
+        screens.swap(view(mid, asking=Asking.SWAP, ui=UiState(entry=3))),
         screens.support(view(revolt, ui=UiState(entry=2))),
         screens.support(view(war, ui=UiState(entry=1))),
-        screens.result(view(war_won)),
+        screens.notice(view(war_won), notice(war_won)),
         screens.war_order(view(play_until(pending(PendingKind.WAR_ORDER)))),
         screens.monument(view(play_until(pending(PendingKind.MONUMENT)))),
         screens.monument(TableView(two_tall_squares().state, two_tall_squares().config)),
         screens.treasure(view(play_until(pending(PendingKind.TREASURE)))),
-        screens.end_of_turn(view(play_until(happened(EventKind.BAG_LOW)))),
-        screens.scores(view(mid, asking="scores", ui=UiState(peek=1))),
-        screens.for_state(view(mid, asking="menu")),
+        screens.notice(view(bag_low), notice(bag_low)),
+        screens.scores(view(mid, asking=Asking.SCORES, ui=UiState(peek=1))),
+        screens.for_state(view(mid, asking=Asking.MENU)),
         screens.for_state(view(play_until(pending(PendingKind.GAME_OVER)))),
     ]
     draft = wizard.SetupDraft()
@@ -106,15 +126,33 @@ def gallery() -> tuple[Screen, ...]:
         raise AssertionError("A1 has no temple beside it: the engine should refuse a leader there")
     except IllegalAction as error:
         illegal = error
+    last = messages.TakeBack(((game.before(1), game.actions[-1]),))
+    committed, _ = play_until(conflict(lambda c: bool(c.attacker_committed)))  # shown tiles: never taken back
+    shown = messages.TakeBack(((committed.before(1), committed.actions[-1]),), messages.Final.SUPPORT)
     found += [
         messages.mismatch(game.state, (0, 1, 16), illegal),
         messages.mismatch(game.state, (0, 1, 16), illegal, UiState(pick=1)),
-        messages.resuming(datetime(2026, 11, 28, 20, 14), 37),
+        screens.beside_board(messages.resuming(datetime(2026, 11, 28, 20, 14), len(game.actions)), game.state,
+                             recent(game)),
         messages.disk_full(),
         messages.camera_lost(),
         messages.error(illegal),
+        screens.new_game(view(mid, actions=game.actions)),
+        messages.take_back(game.state, last),
+        messages.take_back(committed.state, shown),
+        messages.way_back(wizard.setup(draft, differ=(10, 37, 70))),
+        messages.ambiguous(game.state, two_ways(game), (0, 1)),
+        screens.turn(view(mid, camera=Trouble(CameraTrouble.COVERED, "Something lies over the board's left edge: "
+                                              "a hand, a cup, a deep shadow?"))),
     ]
     return tuple(found)
+
+
+def two_ways(game: Game) -> tuple[messages.Foreseen, ...]:
+    """Two tiles of different colours the position allows, as two ways to read one change."""
+    tiles = [a for a in game.legal_actions() if isinstance(a, PlaceTile)]
+    other = next(a for a in tiles if a.colour is not tiles[0].colour)
+    return tuple(messages.Foreseen.trying(game.config, game.state, (action,)) for action in (tiles[0], other))
 
 
 def file_name(screen: Screen, index: int, size: tuple[int, int]) -> str:
@@ -147,10 +185,10 @@ def show(size: tuple[int, int], rotation: int = 0, *, frames: int | None = None,
 
     import pygame
 
+    from companion.commands import Verb
     from companion.hardware.buttons import open_gpio_buttons
     from companion.hardware.display import Display
 
-    from .commands import Verb
     from .inputs import Inputs
     from .render import Renderer
 

@@ -6,10 +6,10 @@ import time
 from collections.abc import Callable, Iterable
 from typing import Any
 
+from companion.commands import UiCommand
 from companion.hardware.buttons import DEFAULT_TIMING, Buttons, Timing
 from companion.hardware.display import Pointer, pointer
 
-from .commands import UiCommand
 from .render import Renderer
 
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 import enum
 from dataclasses import dataclass, replace
 
-from .commands import UNDO, Key, UiCommand, Verb
+from companion.commands import UNDO, Key, UiCommand, Verb
 
 TILE_WORDS = {"red": "temple", "blue": "farm", "green": "market", "black": "settlement"}
 LEADER_WORDS = {"red": "priest", "blue": "farmer", "green": "trader", "black": "king"}
@@ -43,6 +43,8 @@ class Chip:
 
     colour: str
     text: str
+    extra: str = ""  # drawn after the text in the treasure's gold: the treasures added in the tally
+    highlight: bool = False  # framed: the weakest colour in the tally
 
 
 Cell = str | Chip
@@ -86,6 +88,7 @@ class MarkKind(enum.Enum):
     DIFFERS = "differs from the camera"
     REMOVE = "must leave the board"
     OPTION = "can be chosen"
+    LAST = "the last move"
 
 
 @dataclass(frozen=True, slots=True)
@@ -115,9 +118,38 @@ class BoardView:
     kingdoms: tuple[frozenset[int], ...] = ()
     marks: tuple[Mark, ...] = ()
     tappable: bool = False
+    zoom: int | None = None  # a square to show close up, with its neighbours, big enough for a finger
 
     def marked(self, kind: MarkKind) -> tuple[int, ...]:
         return tuple(m.cell for m in self.marks if m.kind is kind)
+
+
+@dataclass(frozen=True, slots=True)
+class Seat:
+    """One player in the strip: what stands in front of them, and their leaders on the board."""
+
+    name: str
+    dynasty: str
+    leaders: tuple[tuple[str, bool], ...]  # (colour, on the board) for each of the four
+    catastrophes: int  # still to play
+    treasures: int | None  # taken; None while scores are hidden (they sit behind the screen)
+    current: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class Supply:
+    """What is left in the game for everyone to see."""
+
+    bag: int
+    treasures: int  # still on the board: the game ends when only two remain
+    monuments: tuple[tuple[str, str], ...]  # the colours of each monument still to be built
+    unseen: tuple[tuple[str, int], ...]  # per colour, tiles not yet seen: in the bag or in hands
+
+
+@dataclass(frozen=True, slots=True)
+class Strip:
+    seats: tuple[Seat, ...]
+    supply: Supply
 
 
 @dataclass(frozen=True, slots=True)
@@ -148,6 +180,15 @@ NO_UI = UiState()
 
 
 @dataclass(frozen=True, slots=True)
+class Code:
+    """A QR code to scan, under its label: a phone's link to a page (companion.phone). An empty
+    `text` says the link is not there yet (no network)."""
+
+    label: str
+    text: str
+
+
+@dataclass(frozen=True, slots=True)
 class Screen:
     name: str  # stable id: "turn", "support", "tally" … (screenshots and tests use it)
     title: str
@@ -162,6 +203,10 @@ class Screen:
     focus: int = 0  # index into buttons, moved by the up/down buttons when there is no stepper
     back: UiCommand | None = None  # what a short press of back means here
     taps: tuple[tuple[int, UiCommand], ...] = ()  # board squares with a meaning of their own here
+    strip: Strip | None = None  # the players and the supply, beside the board
+    log: tuple[str, ...] = ()  # the recent moves, oldest first: the last one is the last move
+    detail: tuple[str, ...] = ()  # what a tap on the board asked about: a kingdom's or a leader's strength
+    codes: tuple[Code, ...] = ()  # QR codes side by side: the phones' links
 
     def resolve(self, command: UiCommand) -> UiCommand | None:
         """A raw button press → what it means on this screen; every other command passes through."""

@@ -17,13 +17,31 @@ ACCENT = (250, 205, 40)
 TONES = {"info": (60, 90, 130), "prompt": (40, 120, 80), "warning": (170, 110, 0), "error": (170, 40, 40)}
 COLOURS = {"red": (205, 45, 40), "blue": (35, 105, 205), "green": (30, 150, 65), "black": (15, 15, 15)}
 
-MIN_FONT = 14
+TREASURE = (250, 205, 40)
+# The smallest capital letter a player must read, in pixels on the 7" 800×480 panel (about 3 mm, read
+# from a chair); screens at other sizes scale it with the panel.
+READABLE = 16
 
 
 @lru_cache(maxsize=64)
 def font(size: int) -> Any:
     """pygame's built-in font (no files to ship); cached per size."""
-    return pygame.font.Font(None, max(MIN_FONT // 2, size))
+    return pygame.font.Font(None, max(4, size))
+
+
+@lru_cache(maxsize=64)
+def cap_height(size: int) -> int:
+    """How tall a capital letter is drawn at `size`, in pixels: what a reader sees as the type's size."""
+    return int(font(size).metrics("H")[0][3])
+
+
+@lru_cache(maxsize=8)
+def readable(px: int) -> int:
+    """The smallest font size whose capitals are at least `px` tall (measured on this machine's font)."""
+    size = px
+    while cap_height(size) < px:
+        size += 1
+    return size
 
 
 def draw_symbol(surface: Any, colour: str, rect: pygame.Rect, *, on_tile: bool = False) -> None:
@@ -76,9 +94,9 @@ def wrap(text: str, size: int, width: int) -> list[str]:
     return lines
 
 
-def fit_size(text: str, size: int, width: int, height: int) -> int:
-    """The largest font size ≤ `size` at which one line of `text` fits width × height."""
-    while size > MIN_FONT:
+def fit_size(text: str, size: int, width: int, height: int, floor: int) -> int:
+    """The largest font size ≤ `size`, and not below `floor`, at which one line of `text` fits width × height."""
+    while size > floor:
         w, h = font(size).size(text)
         if w <= width and h <= height:
             break
@@ -86,11 +104,23 @@ def fit_size(text: str, size: int, width: int, height: int) -> int:
     return size
 
 
-def fit_paragraphs(lines: tuple[str, ...], size: int, width: int, height: int) -> tuple[int, list[str]]:
-    """The largest size ≤ `size` at which the wrapped lines fit the box, and those lines."""
+def fit_paragraphs(lines: tuple[str, ...], size: int, width: int, height: int,
+                   floor: int) -> tuple[int, list[str]]:
+    """The largest size ≤ `size`, and not below `floor`, at which the wrapped lines fit the box, and those lines."""
     while True:
         wrapped = [out for line in lines for out in wrap(line, size, width)]
-        fits = len(wrapped) * font(size).get_linesize() <= height
-        if (fits and all(font(size).size(line)[0] <= width for line in wrapped)) or size <= MIN_FONT:
+        fits = _lines_height(len(wrapped), size) <= height
+        if (fits and all(font(size).size(line)[0] <= width for line in wrapped)) or size <= floor:
             return size, wrapped
         size -= 1
+
+
+def wrapped_height(lines: tuple[str, ...], size: int, width: int) -> int:
+    """The height `lines` take wrapped to `width` at `size`."""
+    return _lines_height(sum(len(wrap(line, size, width)) for line in lines), size)
+
+
+def _lines_height(count: int, size: int) -> int:
+    """`count` lines one under the other: the last is as tall as its letters, which may pass the line step."""
+    step, tall = int(font(size).get_linesize()), int(font(size).get_height())
+    return count * step + max(0, tall - step) if count else 0

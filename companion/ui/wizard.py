@@ -9,10 +9,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
+from companion.commands import UiCommand, Verb
 from companion.rules import BOARDS, COLOURS, DYNASTIES, Colour, GameConfig, PlayerScore, initial_state, rank_scores
 
 from .board import board_view, marks
-from .commands import UiCommand, Verb
 from .model import (
     DYNASTY_LETTERS,
     NO_UI,

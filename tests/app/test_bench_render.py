@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import json
 
-from companion.app import bench, bench_render
+from companion import bench
+from companion.bench import render as bench_render
 
 
 def test_bench_render_reports_every_case(capsys):

@@ -3,14 +3,19 @@
 from __future__ import annotations
 
 import errno
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import replace
 
-from companion.app.controller import Controller
-from companion.app.table import reading_of
-from companion.rules import Action, Event, Game, PendingKind, parse_cell, position
-from companion.rules.pieces import BLACK, GREEN, RED
-from companion.tracker import Look, expected_cells
-from companion.ui.commands import UNDO, Key, UiCommand, Verb
+from differential import Differential
+
+from companion.app.controller import Controller, Edge
+from companion.commands import UNDO, Key, UiCommand, Verb
+from companion.rules import BLACK, GREEN, RED, Action, Event, Game, PendingKind, parse_cell, position
+from companion.sim.table import reading_of
+from companion.tracker import Look, Unclear, expected_cells
+from companion.ui.advice import ADVICE, CameraTrouble
+from companion.ui.model import MarkKind, Tone
+from companion.ui.screens import TURN_PROMPT
 from vision.reading import BoardReading, CellClass, CellReading, ReadStatus
 
 KINGDOMS = """
@@ -146,7 +151,13 @@ def test_an_ambiguous_board_asks_which_happened() -> None:
     controller.on_reading(board_after("tile black C5", "tile black D5"))
     screen = controller.screen()
     assert screen.name == "ambiguous" and len(screen.buttons) == 2
-    choice = next(b.command for b in screen.buttons if b.label == "tile black C5 then tile black D5")
+    # In words, with what each way leads to: the order decides whether D5 scores too.
+    assert ("A black settlement on C5, then a black settlement on D5: Player 1 scores 2 black points; "
+            "Player 2's turn.") in screen.lines
+    assert ("A black settlement on D5, then a black settlement on C5: Player 1 scores 1 black point; "
+            "Player 2's turn.") in screen.lines
+    choice = next(b.command for b in screen.buttons
+                  if b.label == "A black settlement on C5, then a black settlement on D5")
     controller.handle(choice)
     assert [str(a) for a in controller.game.actions] == ["tile black C5", "tile black D5"]
     assert controller.state.players[0].points[BLACK.index] == 2
@@ -162,12 +173,72 @@ def test_a_board_put_back_offers_the_takeback_and_undo_works() -> None:
     assert not controller.owed
 
 
-def test_undo_from_the_button_waits_for_the_piece_to_come_off() -> None:
+def test_undo_from_the_button_says_what_it_undoes_and_waits_for_the_piece_to_come_off() -> None:
     controller = Controller(kingdoms())
     controller.on_reading(board_after("tile red F11"))
     controller.handle(UNDO)
+    screen = controller.screen()
+    assert screen.name == "take_back" and screen.title == "Take back Player 1's red temple on F11?"
+    assert len(controller.game.actions) == 1  # nothing undone before the players confirm
+    controller.handle(UiCommand.key(Key.OK))  # "Take it back"
     assert controller.game.actions == ()
     assert [str(o) for o in controller.owed] == ["remove the red tile from F11"]
+    assert controller.screen().lines[0] == "Taken back: Player 1's red temple on F11."
+
+
+def test_a_takeback_can_be_kept_and_goes_back_several_steps() -> None:
+    controller = Controller(kingdoms())
+    controller.on_reading(board_after("tile red C3"))
+    controller.handle(UiCommand.action("no-monument"))
+    controller.handle(UiCommand.key(Key.BACK, long=True))  # a long press of back: take back
+    assert controller.screen().title == "Take back Player 1's choice of no monument?"
+    controller.handle(UiCommand.key(Key.BACK))  # "Keep it"
+    assert len(controller.game.actions) == 2 and controller.screen().name == "turn"
+    for _ in range(2):
+        controller.handle(UNDO)
+        controller.handle(UiCommand.nav("undo"))
+    assert controller.game.actions == ()
+    assert controller.screen().lines[0] == ("Taken back: Player 1's choice of no monument, "
+                                            "then Player 1's red temple on C3.")
+    controller.on_reading(board_after())
+    controller.on_reading(board_after("tile red F11"))  # a new move: the note of what was undone goes
+    assert not any(line.startswith("Taken back") for line in controller.screen().lines)
+
+
+def test_support_shown_cannot_be_taken_back_and_the_screen_says_why() -> None:
+    controller = Controller(kingdoms())
+    controller.on_reading(board_after("leader red H8"))
+    controller.handle(UiCommand.action("support 1"))  # the attacker shows one temple
+    controller.handle(UNDO)
+    screen = controller.screen()
+    assert screen.name == "take_back_refused"
+    assert screen.title == "Player 1's 1 red temple committed from hand cannot be taken back"
+    assert "never goes back past them" in " ".join(screen.lines)
+    assert not any(b.command == UiCommand.nav("undo") for b in screen.buttons)
+    controller.handle(UiCommand.nav("undo"))  # even if asked: nothing happens
+    assert [str(a) for a in controller.game.actions] == ["leader red H8", "support 1"]
+    controller.handle(UiCommand.key(Key.OK))
+    assert controller.screen().name == "support"
+
+
+def test_a_tile_that_ended_the_turn_is_taken_back_while_the_next_player_has_not_acted() -> None:
+    controller = Controller(kingdoms())
+    controller.on_reading(board_after("tile red F11"))
+    bag = controller.state.bag_count
+    controller.on_reading(board_after("tile red F11", "tile red G11"))  # the second action ends the turn
+    assert controller.state.current == 1
+    controller.on_reading(board_after("tile red F11"))  # G11 lifted again: it was misplaced
+    screen = controller.screen()
+    assert screen.name == "takeback" and screen.title == "Take it back?"
+    assert "before Player 1's red temple on G11" in screen.lines[0]
+    controller.handle(UiCommand.key(Key.OK))  # "Take it back": the tiles drawn go back in the bag
+    assert [str(a) for a in controller.game.actions] == ["tile red F11"]
+    assert controller.state.current == 0 and controller.state.bag_count == bag
+    assert controller.screen().name == "turn"
+    controller.on_reading(board_after("tile red F11", "tile red G11"))  # played again, the turn ends
+    controller.handle(UNDO)  # the button asks first, and offers it too
+    screen = controller.screen()
+    assert screen.name == "take_back" and screen.title == "Take back Player 1's red temple on G11?"
 
 
 def test_nothing_to_undo_is_said_plainly() -> None:
@@ -201,11 +272,13 @@ def test_a_treasure_taken_by_hand_and_a_monument_on_the_buttons() -> None:
     controller.on_reading(board_after("tile red C10", "treasure A10", "tile red C3"))
     assert controller.screen().name == "monument"
     controller.handle(UiCommand.action("monument red/green B2"))
-    screen = controller.screen()
-    assert screen.name == "owed" and len(screen.lines) == 4 + 1
+    assert controller.screen().name == "end_of_turn"  # the monument scored: the turn, and the game, ended
+    assert len(controller.owed) == 4  # the four tiles to turn face down
+    controller.handle(UiCommand.key(Key.OK))
+    assert controller.screen().name == "tally"  # the game is over: its tally, not a list of chores
 
 
-def test_a_correction_lasts_only_until_a_hand_moves_over_the_board() -> None:
+def test_without_an_agreed_picture_a_correction_lasts_only_until_a_hand_moves() -> None:
     controller = Controller(kingdoms())
     empty = board_after()
     cells = list(empty.cells)
@@ -264,7 +337,8 @@ def test_the_menu_leads_to_a_tally_by_hand_and_a_new_game() -> None:
     controller.handle(UiCommand.nav("tally"))
     screen = controller.screen()
     assert screen.name == "tally"
-    assert screen.lines[1].startswith("1. Player 1: 6")  # 5 6 7 8 and 2 treasures: at best 7 6 7 8
+    assert screen.table is not None  # 5 6 7 8 and 2 treasures: at best 7 6 7 8, score 6
+    assert screen.table.rows[0][0] == "1. Player 1" and screen.table.rows[0][-1] == "6"
     controller.handle(UiCommand.key(Key.OK))
     assert controller.new_game
 
@@ -356,7 +430,7 @@ def test_a_patch_at_the_edge_the_camera_takes_for_an_arm_is_asked_about_and_excu
         controller.on_reading(refused)
         assert controller.moment is None and controller.looking  # a hand may just be passing: wait
     controller.on_reading(refused)
-    assert controller.moment is not None and controller.moment.kind == "edge"
+    assert isinstance(controller.moment, Edge)
     screen = controller.screen()
     assert screen.name == "edge" and "A10, A11, B11" in " ".join(screen.lines)
     controller.handle(UiCommand.nav("recheck"))  # "look again": the players see a hand, or move it away
@@ -371,3 +445,313 @@ def test_a_patch_at_the_edge_the_camera_takes_for_an_arm_is_asked_about_and_excu
     assert controller.excused == frozenset(patch[:1])  # read clearly again: no longer excused
     controller.on_reading(board_after())
     assert controller.excused == frozenset() and controller.game.actions == ()
+
+
+def test_showing_the_screen_changes_nothing() -> None:
+    controller = Controller(kingdoms())
+    controller.on_reading(board_after("leader red H8"))
+    controller.handle(UiCommand.action("support 1"))
+    controller.handle(UiCommand.action("support 0"))
+    controller.on_reading(board_after("leader red H8", changes={"J7": CellClass.EMPTY_LAND}))  # the loser lifted
+    before = (controller.moment, controller.notices, controller.asking, controller.ui, controller.events)
+    assert controller.screen() == controller.screen()
+    assert (controller.moment, controller.notices, controller.asking, controller.ui, controller.events) == before
+
+
+def test_the_main_loop_tells_the_controller_of_the_camera() -> None:
+    controller = Controller(kingdoms())
+    controller.camera_lost()
+    assert controller.screen().name == "camera_lost"
+    controller.camera_back()
+    assert controller.moment is None and controller.screen().name == "turn"
+
+
+TWO_WARS = """
+     ABCDEFGHIJKLMNOP
+  1  ................
+  2  ................
+  3  ................
+  4  ................
+  5  rP....rQ........
+  6  rAk.kBr.........
+  7  ................
+  8  ................
+  9  ................
+ 10  t...............
+ 11  ...........t..t.
+"""
+
+
+def two_wars(*, treasures: int = 3, actions_left: int = 2) -> Game:
+    """A green tile on D6 unites two kingdoms that each hold a priest and a king: two wars."""
+    drawing = TWO_WARS if treasures == 3 else TWO_WARS.replace("..t.\n", "....\n")
+    leaders = {"P": (0, RED), "A": (0, BLACK), "Q": (1, RED), "B": (1, BLACK)}
+    return position(drawing, leaders=leaders, hands=["ggkkrr", "rrkkgg"], actions_left=actions_left)
+
+
+def test_every_war_of_a_chain_shows_its_result_in_order() -> None:
+    controller = Controller(two_wars())
+    looks = list(expected_cells(controller.state))
+    looks[parse_cell("D6")] = Look(CellClass.TILE_GREEN)
+    controller.on_reading(reading_of(looks))
+    assert controller.screen().name == "war_order"
+    for command in ("war red", "support 1", "support 0"):
+        controller.handle(UiCommand.action(command))
+    first = controller.screen()
+    assert first.name == "result" and first.title == "Player 1 wins the red war"
+    assert first.status.startswith("Player 1 (") and "1 action left" in first.status  # the uniting tile counted
+    assert first.table is not None and first.table.rows[-1] == ("Total", "3", "2")
+    assert first.board is not None and first.board.marked(MarkKind.REMOVE) == (parse_cell("G5"), parse_cell("H5"))
+    assert "Take off the board: G5, H5." in first.lines
+    assert first.buttons[0].label == "Next: the kings' war"
+    controller.handle(UiCommand.key(Key.OK))
+    assert controller.screen().name == "support"  # the second war, once the players have read the first
+    controller.handle(UiCommand.action("support 0"))
+    controller.handle(UiCommand.action("support 1"))
+    second = controller.screen()
+    assert second.name == "result" and second.title == "Player 2 wins the black war"
+    assert second.table is not None and second.table.rows[-1] == ("Total", "1", "2")
+    assert second.board is not None
+    removed = {parse_cell(c) for c in ("B6", "C6", "D6")}  # the king, its supporter, the unification tile
+    assert set(second.board.marked(MarkKind.REMOVE)) == removed
+    controller.on_reading(reading_of(expected_cells(controller.state)))  # the players lifted every piece
+    assert controller.screen().name == "turn"
+
+
+def test_a_game_that_ends_in_a_war_shows_the_war_then_the_tally() -> None:
+    controller = Controller(two_wars(treasures=2, actions_left=1))
+    for command in ("tile green D6", "war red", "support 1", "support 0"):
+        controller.handle(UiCommand.action(command))
+    controller.handle(UiCommand.key(Key.OK))
+    for command in ("support 0", "support 1"):
+        controller.handle(UiCommand.action(command))
+    screen = controller.screen()
+    assert screen.name == "result" and screen.title == "Player 2 wins the black war"
+    assert screen.status.startswith("Player 1 (") and "game over" in screen.status  # Player 1's tile did it
+    assert screen.buttons[0].label == "Next: the final tally"
+    controller.handle(UiCommand.key(Key.OK))
+    assert controller.screen().name == "tally"
+
+
+def test_a_result_names_the_player_whose_action_it_was_after_the_turn_passed() -> None:
+    controller = Controller(two_wars(actions_left=1))
+    for command in ("tile green D6", "war red", "support 1", "support 0"):
+        controller.handle(UiCommand.action(command))
+    controller.handle(UiCommand.key(Key.OK))
+    for command in ("support 0", "support 0"):
+        controller.handle(UiCommand.action(command))
+    assert controller.state.current == 1
+    screen = controller.screen()
+    assert screen.name == "result" and screen.status.startswith("Player 1 (") and "turn over" in screen.status
+
+
+def test_a_new_game_is_asked_for_twice_and_the_game_is_kept_until_then() -> None:
+    controller = Controller(kingdoms())
+    controller.on_reading(board_after("tile red F11"))
+    controller.handle(UiCommand(Verb.MENU))
+    controller.handle(UiCommand.nav("new"))
+    screen = controller.screen()
+    assert screen.name == "new_game" and "1 action so far" in screen.lines[0]
+    assert screen.buttons[screen.focus].label == "Back to the game"
+    controller.handle(UiCommand.key(Key.OK))  # the focused button: back to the game
+    assert not controller.new_game and controller.screen().name == "turn"
+    controller.handle(UiCommand.nav("new"))
+    controller.handle(UiCommand.key(Key.DOWN))
+    controller.handle(UiCommand.key(Key.OK))  # "Yes — a new game"
+    assert controller.new_game and [str(a) for a in controller.game.actions] == ["tile red F11"]
+
+
+def test_the_tally_asks_before_a_new_game() -> None:
+    controller = Controller(two_wars(treasures=2, actions_left=1))
+    controller.handle(UiCommand.action("pass"))
+    tally = controller.screen()
+    assert tally.name == "tally"
+    controller.handle(UiCommand.key(Key.OK))  # "New game", the only button
+    assert controller.screen().name == "new_game" and not controller.new_game
+    controller.handle(UiCommand.key(Key.BACK))
+    assert controller.screen() == tally
+
+
+def test_a_swap_cannot_be_taken_back_nor_another_players_decision() -> None:
+    controller = Controller(Game.new(2, hidden_hands=True))
+    controller.handle(UiCommand.action("swap 2"))
+    controller.handle(UNDO)
+    screen = controller.screen()
+    assert screen.name == "take_back_refused" and "drawn from the bag" in " ".join(screen.lines)
+    # The treasure Player 2's trader took in Player 1's turn: Player 1 cannot make them choose again.
+    game = position(TRADER, leaders={"G": (1, GREEN)}, hands=["rrbkkk", "rrgkkk"])
+    other = Controller(game)
+    other.handle(UiCommand.action("tile red F10"))  # joins G10's treasure to the kingdom of Player 2's trader
+    assert other.state.pending.kind is PendingKind.TREASURE and other.state.pending.player == 1
+    other.handle(UiCommand.action("treasure G10"))
+    other.handle(UNDO)
+    screen = other.screen()
+    assert screen.name == "take_back_refused"
+    assert screen.title == "Player 2's treasure taken from G10 cannot be taken back"
+    assert "That was Player 2's decision, in Player 1's turn" in screen.lines[0]
+
+
+TRADER = """
+     ABCDEFGHIJKLMNOP
+  1  ................
+  2  ................
+  3  ................
+  4  ................
+  5  ................
+  6  ................
+  7  ................
+  8  ................
+  9  ................
+ 10  ...tG.t.........
+ 11  ................
+"""
+
+
+def test_a_refused_reading_replaces_the_turns_instruction_with_why_where_and_what_to_do() -> None:
+    controller = Controller(kingdoms())
+    covered = BoardReading(ReadStatus.MOVING, board_found=True, hands_in_view=True,
+                           message="Something covers the top-left marker: a hand over the board?")
+    controller.on_reading(covered)
+    screen = controller.screen()
+    assert screen.name == "turn" and screen.tone is Tone.WARNING
+    assert screen.lines[:2] == ("Camera: Something covers the top-left marker: a hand over the board?",
+                                ADVICE[CameraTrouble.COVERED])
+    assert TURN_PROMPT not in screen.lines
+    arm = (parse_cell("A10"), parse_cell("A11"))
+    controller.on_reading(BoardReading(ReadStatus.MOVING, board_found=True, hands_in_view=True,
+                                       message="Something reaches in over the edge of the board: a hand?",
+                                       low_confidence=arm))
+    screen = controller.screen()
+    assert screen.lines[1] == ADVICE[CameraTrouble.ARM]
+    assert screen.board is not None and screen.board.marked(MarkKind.DIFFERS) == arm  # where
+    controller.on_reading(board_after())
+    assert controller.screen().lines[0] == TURN_PROMPT  # read again: back to the turn
+
+
+def test_the_camera_trouble_is_said_on_the_other_screens_too() -> None:
+    controller = Controller(kingdoms())
+    controller.on_reading(board_after("leader red H8"))
+    controller.on_reading(BoardReading(ReadStatus.NO_BOARD, message="No board marker is in view"))
+    screen = controller.screen()
+    assert screen.name == "support" and screen.lines[-1] == ADVICE[CameraTrouble.NO_BOARD]
+
+
+# --- telling the observer what may appear where, and what the game agreed with --------------------
+
+
+def treasures() -> Game:
+    """The kingdoms with two more treasures far away, so that one taken does not end the game."""
+    leaders = {"A": (0, BLACK), "B": (1, BLACK), "C": (1, RED), "D": (0, GREEN), "E": (0, RED)}
+    drawing = KINGDOMS.replace("  1  ................", "  1  ..........t.....").replace(
+        " 11  ................", " 11  ...............t")
+    return position(drawing, leaders=leaders, hands=["rrbkkk", "rrgkkk"])
+
+
+def looks_after(*actions: str, start: Callable[[], Game] = kingdoms) -> list[Look]:
+    game = start()
+    for action in actions:
+        game.apply(action)
+    return list(expected_cells(game.state))
+
+
+def watch(controller: Controller, eyes: Differential, looks: Sequence[Look]) -> None:
+    """The players change the board to `looks`; the companion briefs the observer and reads the
+    board, as the main loop does."""
+    controller.on_motion()
+    controller.brief(eyes)
+    controller.on_reading(eyes.look(looks))
+
+
+def test_the_observer_is_told_what_may_appear_and_once_what_the_game_agreed_with() -> None:
+    f11, g11 = parse_cell("F11"), parse_cell("G11")
+    controller = Controller(kingdoms())
+    eyes = Differential(looks_after())
+    controller.brief(eyes)
+    assert eyes.candidates is not None and len(eyes.candidates) == 176 and eyes.agreements == 0
+    controller.on_reading(eyes.read())  # the set-up, read square by square
+    controller.brief(eyes)
+    controller.brief(eyes)
+    assert eyes.agreements == 1 and eyes.reference == tuple(looks_after())
+    watch(controller, eyes, looks_after("tile red F11"))
+    assert [str(a) for a in controller.game.actions] == ["tile red F11"] and eyes.absolute == 1
+    controller.brief(eyes)
+    assert eyes.agreements == 2 and eyes.labels[f11].cls is CellClass.TILE_RED and eyes.wrong_labels == []
+    assert CellClass.EMPTY_LAND in eyes.candidates[f11]  # the tile may be taken back
+    controller.on_motion()
+    controller.on_reading(eyes.look(looks_after("tile red F11", "tile red G11")))
+    reading = eyes.look(looks_after("tile red F11"))  # a newer picture, put back: not the one agreed with
+    controller.on_reading(replace(reading, cells=tuple(CellReading(CellClass.UNKNOWN, 0.2) if c == g11 else cell
+                                                      for c, cell in enumerate(reading.cells)),
+                                  low_confidence=(g11,)))
+    controller.brief(eyes)
+    assert eyes.agreements == 2
+
+
+def test_a_square_corrected_once_is_not_asked_about_again_until_it_changes() -> None:
+    f11 = parse_cell("F11")
+    eyes = Differential(looks_after(), lambda cell, look: CellClass.UNKNOWN if cell == f11 else look.cls)  # a glare
+    controller = Controller(kingdoms())
+    for _ in range(3):
+        controller.brief(eyes)
+        controller.on_reading(eyes.read())
+    assert isinstance(controller.moment, Unclear)
+    controller.handle(UiCommand.choose("correct", "F11 empty land"))
+    assert controller.moment is None
+    moves = ("tile black H11", "tile black I11", "tile black J11")
+    for played in range(1, len(moves) + 1):
+        watch(controller, eyes, looks_after(*moves[:played]))
+        assert controller.moment is None and not controller.looking, controller.looking
+    assert [str(a) for a in controller.game.actions] == list(moves)
+    assert eyes.labels[f11].cls is CellClass.EMPTY_LAND and eyes.wrong_labels == []
+    watch(controller, eyes, looks_after(*moves, "tile red F11"))  # now something stands on F11
+    assert controller.looking == "I cannot see F11 clearly"
+
+
+A10 = parse_cell("A10")
+
+
+def treasure_due() -> tuple[Controller, Differential]:
+    """The trader's kingdom must give up the treasure on A10 or D10, and the camera takes the start
+    temple on A10, bare, for the treasure that stood on it."""
+
+    def misread(cell: int, look: Look) -> CellClass:
+        return CellClass.TREASURE if cell == A10 else look.cls
+
+    eyes = Differential(looks_after(start=treasures), misread)
+    controller = Controller(treasures())
+    controller.brief(eyes)
+    controller.on_reading(eyes.read())
+    watch(controller, eyes, looks_after("tile red C10", start=treasures))
+    assert controller.screen().name == "treasure"
+    return controller, eyes
+
+
+def test_a_treasure_taken_is_not_read_again_on_its_temple_at_every_later_move() -> None:
+    controller, eyes = treasure_due()
+    taken = ("tile red C10", "treasure A10")
+    watch(controller, eyes, looks_after(*taken, start=treasures))
+    controller.brief(eyes)
+    assert controller.screen().name == "treasure"  # the camera still sees a treasure on A10
+    controller.handle(UiCommand.nav("correct"))
+    controller.handle(UiCommand.choose("correct", "A10 red tile"))
+    assert [str(a) for a in controller.game.actions] == list(taken)
+    moves = ("tile black H11", "tile black I11", "tile black J11")
+    for played in range(1, len(moves) + 1):
+        watch(controller, eyes, looks_after(*taken, *moves[:played], start=treasures))
+        assert controller.moment is None and controller.screen().name == "turn"
+    assert [str(a) for a in controller.game.actions] == [*taken, *moves]
+    assert eyes.labels[A10].cls is CellClass.TILE_RED and controller.tracker.shown[A10].cls is CellClass.TILE_RED
+
+
+def test_a_correction_stays_through_a_hand_over_the_board_while_its_square_is_unchanged() -> None:
+    controller, eyes = treasure_due()
+    lifted = looks_after("tile red C10", "treasure A10", start=treasures)
+    watch(controller, eyes, lifted)  # read as a treasure still, and agreed so
+    stray = list(lifted)
+    stray[parse_cell("K3")] = Look(CellClass.LEADER_RED)
+    watch(controller, eyes, stray)  # meanwhile a leader was put down where none may stand
+    controller.handle(UiCommand.choose("correct", "A10 red tile"))
+    assert controller.screen().name == "mismatch" and len(controller.game.actions) == 1
+    watch(controller, eyes, lifted)  # the leader lifted again: the camera sees A10 as it was
+    assert [str(a) for a in controller.game.actions] == ["tile red C10", "treasure A10"]
+    assert controller.moment is None and controller.corrections == {A10: CellClass.TILE_RED}

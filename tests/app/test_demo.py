@@ -6,10 +6,12 @@ import os
 from pathlib import Path
 
 import pytest
+from differential import Differential
 
-from companion.app import demo
-from companion.app.table import Table
-from companion.rules import final_scores
+from companion.app.controller import Controller
+from companion.rules import Game, final_scores
+from companion.sim import demo
+from companion.sim.table import Table
 
 os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
 os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
@@ -58,3 +60,38 @@ def test_a_broken_record_is_reported_in_words(tmp_path: Path, capsys: pytest.Cap
     path.write_text("{not json")
     assert demo.replay_main([str(path), "--headless"]) == 1
     assert "cannot be read" in capsys.readouterr().err
+
+
+def test_the_demo_briefs_its_observer_before_every_look_and_agrees_after_every_move() -> None:
+    table = Table.new(3, 5)
+    eyes = Differential(table.board)  # reads what changed since the board agreed, never a class ruled out
+    controller = Controller(Game.new(3, hidden_hands=True))
+    stats = demo.Stats()
+    demo.play(table, controller, eyes, demo.Screens(), stats)
+    assert demo.same_tally(final_scores(table.truth.state), final_scores(controller.state))
+    assert eyes.excluded == []  # every square that changed showed a class the companion allowed
+    assert eyes.wrong_labels == []  # and every board agreed was the board the camera had just seen
+    assert eyes.absolute == 1 and eyes.agreements >= stats.seen // 2  # only the first look was read whole
+    assert stats.silent == 0
+
+
+@pytest.mark.parametrize(
+    ("name", "content", "words"),
+    [
+        ("game.json", "[" * 100_000, "nested too deeply"),
+        ("game.json", '{"format": "te-companion/1", "config": {"players": 2}, "actions": ["tile ' + "x" * 100_000
+         + '"]}', "cannot be read"),
+        ("game.jsonl", '{"format":"te-companion game record","config":{"players":2}}\n{"seq":1,"action":null}\n',
+         "Move 1 of game.jsonl could not be read (line 2: it holds no action)"),
+        ("game.jsonl", "\xff\xfe", "not a game record"),
+    ],
+)
+def test_replay_says_what_is_wrong_with_any_file(tmp_path: Path, capsys: pytest.CaptureFixture[str],
+                                                 name: str, content: str, words: str) -> None:
+    path = tmp_path / name
+    path.write_text(content, encoding="latin-1")
+    before = path.read_bytes()
+    demo.replay_main([str(path), "--headless"])
+    said = capsys.readouterr().err
+    assert words in said and len(said) < 600
+    assert path.read_bytes() == before

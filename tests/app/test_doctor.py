@@ -127,7 +127,7 @@ def test_the_command_prints_a_report_on_a_machine_without_the_hardware(tmp_path)
     """The real `companion doctor` here: no camera, no GPIO, no screen — it reports and exits 1."""
     settings = tmp_path / "config.toml"
     settings.write_text(f'[camera]\nbackend = "picamera2"\nzoom = 2\n[paths]\nstate_dir = "{tmp_path}"\n')
-    env = {**os.environ, "SDL_VIDEODRIVER": "dummy", "PATH": os.environ["PATH"]}
+    env = {**os.environ, "SDL_VIDEODRIVER": "dummy", "PATH": os.environ["PATH"], "STATE_DIRECTORY": str(tmp_path)}
     result = subprocess.run([sys.executable, "-m", "companion", "doctor", "--config", str(settings)],
                             capture_output=True, text=True, timeout=120, env=env,
                             cwd=Path(__file__).parents[2])
@@ -137,3 +137,21 @@ def test_the_command_prints_a_report_on_a_machine_without_the_hardware(tmp_path)
     assert "WARN  Configuration" in result.stdout and "unknown key [camera] zoom" in result.stdout
     assert "ok    Screen" in result.stdout
     assert result.stdout.rstrip().splitlines()[-1].endswith(("warning.", "warnings.", "All good."))
+
+
+@pytest.mark.parametrize(
+    ("text", "words"),
+    [
+        ('{"format": "tigris-companion-calibration", "version": 2}', "another version"),
+        ('{"format": "tigris-companion-calibr', "damaged"),
+        (None, "no calibration file"),
+    ],
+)
+def test_the_calibration_is_checked(tmp_path, text, words):
+    if text is not None:
+        (tmp_path / "calibration.json").write_text(text)
+    settings = config.parse({"paths": {"state_dir": str(tmp_path)}})
+    [finding] = doctor.calibration(settings)
+    assert finding.status == "fail" and words in finding.detail and "companion calibrate" in finding.advice
+    assert finding in doctor.diagnose(settings, run=lambda *a, **k: subprocess.CompletedProcess(a, 1, "", ""),
+                                      environ={"SDL_VIDEODRIVER": "dummy"})

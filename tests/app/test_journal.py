@@ -2,14 +2,16 @@ import errno
 import json
 import os
 import random
-import subprocess
+from collections.abc import Iterator
 from datetime import datetime
+from pathlib import Path
 
 import pytest
 
 from companion.app import journal
 from companion.app.journal import Journal, JournalDamaged, JournalError
 from companion.rules import CompanionError, Game, replay
+from tests.app import cards
 from vision.reading import CELLS, BoardReading, CellClass, CellReading, ReadStatus
 
 
@@ -90,29 +92,114 @@ def test_a_last_line_cut_by_a_power_cut_is_dropped_with_a_warning(tmp_path):
     assert again.warnings == () and again.game.to_json() == resumed.game.to_json()
 
 
-def test_a_whole_last_line_without_its_newline_counts_as_cut(tmp_path):
-    _, record = started_game(tmp_path, actions=4)
-    record.path.write_bytes(record.path.read_bytes()[:-1])
+def test_a_whole_last_line_without_its_newline_is_kept(tmp_path):
+    game, record = started_game(tmp_path, actions=4)
+    record.close()
+    whole = record.path.read_bytes()
+    record.path.write_bytes(whole[:-1])
     resumed = journal.resume(record.path)
-    assert len(resumed.game.actions) == 3 and resumed.warnings
+    assert resumed.game.to_json() == game.to_json() and resumed.warnings == ()
+    assert record.path.read_bytes() == whole  # the newline is given back, so the next move has a line of its own
+    resumed.journal.apply(resumed.game, resumed.game.legal_actions()[0])
+    resumed.journal.close()
+    assert journal.resume(record.path).game.to_json() == resumed.game.to_json()
+
+
+def _line(n):
+    return lambda text: text.splitlines(keepends=True)[n]
 
 
 @pytest.mark.parametrize(
-    ("damage", "expected"),
+    ("damage", "kept", "reason"),
     [
-        (lambda text: text.replace('"seq":3,', '"seq":3'), "damaged at line 4"),
-        (lambda text: text.replace('"seq":3,', '"seq":9,'), "damaged at line 4: expected move number 3"),
-        (lambda text: text.replace('"action":"', '"action":"catastrophe A1 ', 1), "damaged at line 2"),
+        (lambda text: text.replace('"seq":3,', '"seq":3'), 2, "line 4: it is not a line of the record"),
+        (lambda text: text.replace('"seq":3,', '"seq":9,'), 2, "line 4: expected move number 3, found 9"),
+        (lambda text: text.replace('"action":"', '"action":"catastrophe A1 ', 1), 0, "line 2: "),
+        (lambda text: text.replace(_line(3)(text), _line(3)(text) * 2), 3, "line 5: expected move number 4, found 3"),
+        (lambda text: text.replace(_line(2)(text), '{"seq":2,"action":null}\n'), 1, "line 3: it holds no action"),
+        (lambda text: text.replace(_line(2)(text), "[" * 100_000 + "\n"), 1, "line 3: it is not a line"),
     ],
 )
-def test_damage_before_the_last_line_is_an_error_naming_the_line(tmp_path, damage, expected):
-    _, record = started_game(tmp_path, actions=6)
+def test_damage_keeps_every_move_before_it_and_the_file_as_it_was(tmp_path, damage, kept, reason):
+    game, record = started_game(tmp_path, actions=6)
+    record.close()
     damaged = damage(record.path.read_text())
     record.path.write_text(damaged)
-    with pytest.raises(JournalDamaged, match=expected) as raised:
-        journal.resume(record.path)
-    assert isinstance(raised.value, CompanionError)
+    resumed = journal.resume(record.path)
+    assert resumed.game.to_json() == replay(game.config, game.actions[:kept]).to_json()
+    lost = len(damaged.splitlines()) - 1
+    moves = f"Move {kept + 1}" if kept + 1 == lost else f"Moves {kept + 1}–{lost}"
+    after = "from its start" if kept == 0 else f"after move {kept}"
+    said = resumed.warnings[0]
+    assert said.startswith(f"{moves} of {record.path.name} could not be read ({reason}")
+    assert f"; the game resumes {after}." in said
     assert record.path.read_text() == damaged  # left as it is for the players to see
+    # the game goes on in a new record, which is the one resumed next time
+    assert resumed.journal.path != record.path
+    resumed.journal.apply(resumed.game, resumed.game.legal_actions()[0])
+    resumed.journal.close()
+    assert journal.unfinished(tmp_path) == resumed.journal.path
+    assert journal.resume(resumed.journal.path).game.to_json() == resumed.game.to_json()
+
+
+def test_a_header_without_its_start_time_still_resumes(tmp_path):
+    game, record = started_game(tmp_path, actions=3)
+    record.close()
+    header, *moves = record.path.read_text().splitlines(keepends=True)
+    record.path.write_text(json.dumps({k: v for k, v in json.loads(header).items() if k != "started"}) + "\n"
+                           + "".join(moves))
+    resumed = journal.resume(record.path)
+    assert resumed.game.to_json() == game.to_json() and resumed.warnings == ()
+
+
+@pytest.mark.parametrize(
+    "header",
+    ['{"format":"te-companion game record","config":null}', '{"format":"te-companion game record"}',
+     "[" * 100_000, '"just a string"', '{"format":"te-companion game record","config":{"players":"x"}}'],
+)
+def test_a_header_that_cannot_be_used_names_the_file_and_line_1(tmp_path, header):
+    path = tmp_path / "game-20261129-201400.jsonl"
+    path.write_text(header + "\n")
+    with pytest.raises(JournalDamaged, match=r"game-20261129-201400\.jsonl .*line 1") as raised:
+        journal.resume(path)
+    assert isinstance(raised.value, CompanionError) and len(str(raised.value)) < 300
+    assert journal.unfinished(tmp_path) == path  # the players hear about it
+    assert path.read_text() == header + "\n"
+
+
+def test_a_long_line_is_not_repeated_whole(tmp_path):
+    _, record = started_game(tmp_path, actions=3)
+    record.close()
+    text = record.path.read_text()
+    record.path.write_text(text + json.dumps({"seq": 4, "action": "tile " + "x" * 100_000}) + "\n")
+    said, goes_on = journal.resume(record.path).warnings
+    assert "line 5" in said and len(said) < 400 and goes_on.startswith("It goes on in")
+
+
+def test_the_game_written_last_is_resumed_even_after_the_clock_stepped_back(tmp_path):
+    # A Pi without network starts with the clock it had at shutdown, then steps it when it finds the time.
+    _, older = started_game(tmp_path, actions=2, seed=1)
+    older.close()
+    newer_game = Game.new(3, seed=2)
+    newer = Journal.start(tmp_path, newer_game, now=datetime(2024, 1, 1, 9, 0))  # its name sorts first
+    newer.apply(newer_game, newer_game.legal_actions()[0])
+    newer.close()
+    os.utime(newer.path, (0, 0))  # and so does its modification time
+    assert sorted(tmp_path.glob("*.jsonl"))[0] == newer.path
+    assert journal.unfinished(tmp_path) == newer.path
+
+
+def test_a_read_only_card_is_said_in_words(tmp_path, monkeypatch):
+    _, record = started_game(tmp_path, actions=2)
+    record.close()
+
+    def read_only(*args, **kwargs):
+        raise OSError(errno.EROFS, os.strerror(errno.EROFS), str(record.path))
+
+    monkeypatch.setattr(journal.os, "open", read_only)
+    with pytest.raises(JournalError) as raised:
+        journal.resume(record.path)
+    assert "[Errno" not in str(raised.value) and "cannot be written" in str(raised.value)
 
 
 def test_a_full_card_during_a_move_loses_nothing_saved_before(tmp_path, monkeypatch):
@@ -152,15 +239,8 @@ def test_a_failed_takeback_record_keeps_the_move(tmp_path, monkeypatch):
 
 
 @pytest.fixture
-def tiny_card(tmp_path):
-    """A real 64 KiB file system, to fill up for real (needs root, as CI has)."""
-    mount = tmp_path / "card"
-    mount.mkdir()
-    done = subprocess.run(["mount", "-t", "tmpfs", "-o", "size=64k", "tmpfs", str(mount)], capture_output=True)
-    if done.returncode != 0:
-        pytest.skip(f"cannot mount a small tmpfs here: {done.stderr.decode().strip()}")
-    yield mount
-    subprocess.run(["umount", str(mount)], check=True)
+def tiny_card(tmp_path: Path) -> Iterator[Path]:
+    yield from cards.mounted(tmp_path)
 
 
 def test_a_really_full_card(tiny_card):

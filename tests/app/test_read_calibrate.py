@@ -1,12 +1,15 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Iterator
 from pathlib import Path
 
 import cv2
 import pytest
 
 from companion.app import calibrate, read
+from tests.app import cards
+from tests.vision.test_picture import huge_png
 from vision import calibration as calib
 from vision.sim import synthetic
 from vision.sim.synthetic import CellTruth, Scene
@@ -68,7 +71,7 @@ def test_unreadable_picture_is_an_error_not_a_crash(tmp_path: Path, capsys: pyte
     bogus = tmp_path / "bogus.png"
     bogus.write_text("not a picture")
     assert calibrate.main(["--setup", str(bogus), "--out", str(tmp_path / "c.json")]) == 1
-    assert "not a picture" in capsys.readouterr().err
+    assert "not a PNG or JPEG picture" in capsys.readouterr().err
 
 
 def test_layout_lists_every_piece(capsys: pytest.CaptureFixture[str]) -> None:
@@ -88,3 +91,65 @@ def test_calibrate_from_a_folder_camera(
     out = tmp_path / "cal.json"
     assert calibrate.main(["--camera", str(folder), "--out", str(out)]) == 0
     assert calib.load(out).references is not None
+
+
+def _calibrated_before(pictures: dict[str, Path], tmp_path: Path) -> tuple[Path, bytes]:
+    out = tmp_path / "cal.json"
+    assert calibrate_with(pictures["setup"], pictures["pieces"], out) == 0
+    return out, out.read_bytes()
+
+
+def calibrate_with(setup: Path, pieces: Path, out: Path) -> int:
+    return calibrate.main(["--setup", str(setup), "--pieces", str(pieces), "--out", str(out)])
+
+
+def test_a_pieces_picture_without_the_pieces_is_refused_naming_the_squares(
+    pictures: dict[str, Path], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    out, before = _calibrated_before(pictures, tmp_path)
+    capsys.readouterr()
+    # Enter pressed twice: the "pieces" picture is the set-up position again.
+    assert calibrate_with(pictures["setup"], pictures["setup"], out) == 1
+    said = capsys.readouterr().err
+    assert "not seen as `companion calibrate --layout` shows them" in said
+    first = min(calib.pieces_layout())
+    assert f"{chr(ord('A') + first % 16)}{first // 16 + 1} should show a" in said
+    assert "left as it was" in said
+    assert out.read_bytes() == before
+
+
+def test_a_greyscale_picture_is_refused_with_a_reason(
+    pictures: dict[str, Path], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    out, before = _calibrated_before(pictures, tmp_path)
+    capsys.readouterr()
+    grey = tmp_path / "grey.png"
+    cv2.imwrite(str(grey), cv2.cvtColor(cv2.imread(str(pictures["pieces"])), cv2.COLOR_BGR2GRAY))
+    assert calibrate_with(pictures["setup"], grey, out) == 1
+    assert "greyscale" in capsys.readouterr().err
+    assert out.read_bytes() == before
+
+
+@pytest.fixture
+def tiny_card(tmp_path: Path) -> Iterator[Path]:
+    yield from cards.mounted(tmp_path)
+
+
+def test_a_full_card_while_writing_the_calibration_is_said_in_words(
+    pictures: dict[str, Path], tiny_card: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    out = tiny_card / "cal.json"
+    out.write_text("the previous calibration")
+    assert calibrate_with(pictures["setup"], pictures["pieces"], out) == 1
+    said = capsys.readouterr().err
+    assert "the memory card is full" in said and "Errno" not in said and "Traceback" not in said
+    assert out.read_text() == "the previous calibration"
+    assert [p.name for p in tiny_card.iterdir()] == ["cal.json"]
+
+
+def test_a_huge_picture_is_refused_before_it_is_decoded(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    huge = tmp_path / "huge.png"
+    huge.write_bytes(huge_png(20000, 20000))
+    assert calibrate.main(["--setup", str(huge), "--out", str(tmp_path / "c.json")]) == 1
+    assert "20000×20000 pixels" in capsys.readouterr().err
+

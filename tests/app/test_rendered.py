@@ -5,10 +5,10 @@ from __future__ import annotations
 import os
 
 from companion.app.controller import Controller
-from companion.app.eyes import CameraEyes
+from companion.commands import Key, UiCommand
 from companion.rules import Game, parse_cell
+from companion.sim.eyes import CameraEyes
 from companion.tracker import Look, expected_cells
-from companion.ui.commands import Key, UiCommand
 from vision.reading import CellClass
 
 os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
@@ -23,12 +23,15 @@ def board(*actions: str) -> list[Look]:
 
 
 def show(controller: Controller, eyes: CameraEyes, looks: list[Look]) -> None:
-    """The players make the board look like `looks`; the companion looks until it sees clearly."""
+    """The players make the board look like `looks`; the companion looks until it sees clearly,
+    telling the observer what the game knows before each look, as the main loop does."""
     controller.on_motion()
+    controller.brief(eyes.observer)
     controller.on_reading(eyes.look(looks))
     for _ in range(5):
         if not controller.looking:
             return
+        controller.brief(eyes.observer)
         controller.on_reading(eyes.again())
     raise AssertionError(f"the camera never saw the board clearly: {controller.looking}")
 
@@ -48,7 +51,7 @@ def test_rendered_moves_illegal_placements_quick_doubles_and_takebacks() -> None
     show(controller, eyes, board("tile black H4", "tile green L11"))  # both before the camera looks
     assert sorted(str(a) for a in controller.game.actions) == ["tile black H4", "tile green L11"]
     first = str(controller.game.actions[0])
-    show(controller, eyes, board(first))  # the second tile taken back by hand
+    show(controller, eyes, board(first))  # the second tile taken back by hand, though it ended the turn
     assert controller.screen().name == "takeback"
     assert "The board is back as it was before" in " ".join(controller.screen().lines)
     controller.handle(UiCommand.key(Key.OK))

@@ -5,6 +5,9 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 
 from companion.rules import (
+    BLACK,
+    GREEN,
+    RED,
     Action,
     BuildMonument,
     Game,
@@ -17,7 +20,6 @@ from companion.rules import (
     parse_cell,
     position,
 )
-from companion.rules.pieces import BLACK, GREEN, RED
 from companion.tracker import (
     Ambiguous,
     Explained,

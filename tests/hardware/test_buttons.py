@@ -9,6 +9,7 @@ import pytest
 os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
 os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
 
+from companion.commands import Key, UiCommand, Verb
 from companion.hardware.buttons import (
     DEFAULT_PINS,
     ButtonLogic,
@@ -18,7 +19,6 @@ from companion.hardware.buttons import (
     pins_from_config,
     post_edge,
 )
-from companion.ui.commands import Key, UiCommand, Verb
 
 TIMING = Timing(debounce=0.03, long_press=0.7, repeat_delay=0.45, repeat_interval=0.12)
 UP, OK = UiCommand.key(Key.UP), UiCommand.key(Key.OK)

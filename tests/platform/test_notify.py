@@ -2,10 +2,11 @@ import io
 import logging
 import os
 import socket
+import sys
 
 import pytest
 
-from companion.hardware.notify import JournalFormatter, Notifier, priority, under_journal
+from companion.hardware.notify import JournalFormatter, Notifier, priority, setup_logging, under_journal
 
 
 @pytest.fixture
@@ -113,3 +114,25 @@ def test_the_journal_stream_is_recognised_by_device_and_inode(tmp_path):
         assert not under_journal(stream, {"JOURNAL_STREAM": f"{info.st_dev}:{info.st_ino + 1}"})
         assert not under_journal(stream, {})
     assert not under_journal(io.StringIO(), {"JOURNAL_STREAM": "1:2"})
+
+
+@pytest.mark.parametrize("journal", [True, False])
+def test_the_log_carries_journal_priorities_only_under_the_journal(tmp_path, monkeypatch, journal):
+    root = logging.getLogger()
+    saved = root.handlers[:], root.level
+    with open(tmp_path / "stderr", "w") as stream:
+        info = os.fstat(stream.fileno())
+        monkeypatch.setattr(sys, "stderr", stream)
+        monkeypatch.setenv("JOURNAL_STREAM", f"{info.st_dev}:{info.st_ino}" if journal else "")
+        try:
+            setup_logging()
+            logging.getLogger("companion.app").warning("the camera is slow")
+            logging.getLogger("companion.app").debug("not shown")
+        finally:
+            root.handlers[:], level = saved
+            root.setLevel(level)
+    text = (tmp_path / "stderr").read_text()
+    if journal:  # journald reads "<4>" as a warning: `journalctl -p warning` finds it
+        assert text == "<4>companion.app: the camera is slow\n"
+    else:
+        assert text.endswith(" WARNING companion.app: the camera is slow\n") and "not shown" not in text

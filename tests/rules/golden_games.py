@@ -32,9 +32,9 @@ from companion.rules import (  # noqa: E402
     GameState,
     cell_name,
     final_scores,
+    policy_action,
     state_summary,
 )
-from companion.rules.policy import choose  # noqa: E402
 
 GOLDEN = HERE / "golden"
 SNAPSHOT_EVERY = 25
@@ -96,7 +96,7 @@ def play(name: str) -> dict[str, Any]:
     steps = []
     snapshots = {}
     while not game.state.over:
-        action = choose(game, rng)
+        action = policy_action(game, rng)
         events = game.apply(action)
         steps.append((str(action), [event_digest(e) for e in events], digest(game.state)))
         if len(steps) % SNAPSHOT_EVERY == 0:

@@ -12,6 +12,7 @@ from collections.abc import Iterable, Sequence
 from companion.rules import (
     NO_CELL,
     Action,
+    ConflictKind,
     Event,
     EventKind,
     Game,
@@ -139,9 +140,10 @@ def corner_first(state: GameState, cell: int) -> bool:
 
 def check_game(config: GameConfig, actions: Sequence[Action | str]) -> dict[str, int]:
     """Play `actions` and hold every tile score, conflict, war removal, monument payment and treasure
-    obligation against the naive reading above; returns how many of each were checked."""
+    obligation (and its moment) against the naive reading above; returns how many of each were checked."""
     game = Game(config)
-    counted = {"tiles": 0, "conflicts": 0, "war removals": 0, "ends of turn": 0, "treasure choices": 0}
+    counted = {"tiles": 0, "conflicts": 0, "war removals": 0, "ends of turn": 0, "treasure choices": 0,
+               "treasure checks": 0}
     for number, text in enumerate(actions, start=1):
         before = game.state
         events = game.apply(text)
@@ -161,23 +163,28 @@ def check_game(config: GameConfig, actions: Sequence[Action | str]) -> dict[str,
             _check_supporters(after, where)
         removed = [e for e in events if e.kind is EventKind.PIECES_REMOVED]
         conflict = before.pending.conflict
-        if removed and conflict is not None and conflict.kind == "war":
+        if removed and conflict is not None and conflict.kind is ConflictKind.WAR:
             counted["war removals"] += 1
             _check_war_removal(before, removed[0], events, where)
         if any(e.kind in (EventKind.TURN_ENDED, EventKind.GAME_OVER) for e in events):
             counted["ends of turn"] += 1
             paid = sorted((e.player, e.colour.value) for e in events
-                          if e.kind is EventKind.SCORED and e.page == 11 and e.colour is not None)
+                          if e.kind is EventKind.MONUMENT_SCORED and e.colour is not None)
             assert paid == sorted((s, c.value) for s, c in monument_points(after, before.current)), where
-        if after.pending.kind in (PendingKind.ACTION, PendingKind.MONUMENT, PendingKind.GAME_OVER):
+        if after.pending.kind in (PendingKind.ACTION, PendingKind.GAME_OVER):
             assert not treasures_owed(after), where
+        if any(e.kind is EventKind.TREASURE_TAKEN for e in events) or after.pending.kind is PendingKind.TREASURE:
+            # Treasures only once the action is wholly resolved: no war, unification tile or monument left.
+            assert after.pending.kind not in (PendingKind.SUPPORT, PendingKind.WAR_ORDER, PendingKind.MONUMENT), where
+            assert after.unification == NO_CELL and not after.wars, where
+            counted["treasure checks"] += 1
     return counted
 
 
 def _check_supporters(state: GameState, where: str) -> None:
     conflict = state.pending.conflict
     assert conflict is not None and state.pending.kind is PendingKind.SUPPORT, where
-    if conflict.kind == "war":
+    if conflict.kind is ConflictKind.WAR:
         attack = war_supporters(state, conflict.attacker_leader, conflict.colour, conflict.uniting_tile)
         defence = war_supporters(state, conflict.defender_leader, conflict.colour, conflict.uniting_tile)
     else:

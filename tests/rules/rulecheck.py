@@ -137,7 +137,7 @@ def check_invariants(state: GameState, previous: GameState | None = None) -> Non
         for kingdom in state.kingdoms():
             colours = [colour for _, colour, _ in kingdom.leaders]
             assert len(colours) == len(set(colours)), f"two leaders of a colour in one kingdom: {kingdom.leaders}"
-        assert state.unification == NO_CELL or state.pending.kind is PendingKind.TREASURE
+        assert state.unification == NO_CELL, "the unification tile outlived the wars"
     # Hands.
     for p in players:
         assert p.hand is not None and sum(p.hand) == p.hand_size and 0 <= p.hand_size <= HAND_SIZE

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from rulecheck import ONE_KINGDOM, hand, illegal, kinds, leader, names, of_kind, only, points, sq, squares, tile_at
 
-from companion.rules import EventKind, Game, PendingKind, position, rank_scores
+from companion.rules import ConflictKind, EventKind, Game, PendingKind, position, rank_scores
 from companion.rules.pieces import Colour
 
 RED, BLUE, GREEN, BLACK = Colour
@@ -139,7 +139,7 @@ def _revolt(hands: list[str]) -> Game:
 def test_attacker_and_defender_count_the_temples_next_to_their_leaders() -> None:
     game = _revolt(["rrrrbb", "rrbbgk"])
     conflict = game.pending.conflict
-    assert conflict is not None and conflict.kind == "revolt"
+    assert conflict is not None and conflict.kind is ConflictKind.REVOLT
     assert names(conflict.attacker_supporters) == ["F5", "H5"]  # G6 is a settlement, not a temple
     assert names(conflict.defender_supporters) == ["H6", "I5", "J6"]
 
@@ -219,7 +219,7 @@ def _war(hands: list[str]) -> Game:
 def test_each_side_counts_its_supporters_the_tiles_of_the_leaders_colour_in_its_own_kingdom() -> None:
     game = _war(["kkkrrg", "kkbbgr"])
     conflict = game.pending.conflict
-    assert conflict is not None and (conflict.kind, conflict.colour) == ("war", BLACK)
+    assert conflict is not None and (conflict.kind, conflict.colour) == (ConflictKind.WAR, BLACK)
     assert names(conflict.attacker_supporters) == ["E5", "F6"]
     assert names(conflict.defender_supporters) == ["H6", "I5", "I7"]
     assert game.state.square(sq("G6")).unification

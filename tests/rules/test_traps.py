@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from rulecheck import ONE_KINGDOM, hand, illegal, kinds, leader, names, of_kind, only, points, sq, squares, tile_at
 
-from companion.rules import EventKind, PendingKind, position, rank_scores
+from companion.rules import EventKind, Game, PendingKind, position, rank_scores
 from companion.rules.pieces import Colour
 
 RED, BLUE, GREEN, BLACK = Colour
@@ -425,17 +425,17 @@ def test_monument_points_only_for_the_active_players_own_leaders_at_end_of_turn(
 """, leaders={"P": (1, RED), "K": (0, BLACK), "T": (0, GREEN)}, hands=["rrbbgk", "rrbbgk"])
     scored = only(game.apply("tile red F6"), EventKind.SCORED)
     assert (scored.player, scored.colour) == (1, RED)  # the priest's owner takes the red tile
-    assert of_kind(game.apply("monument red/black E5"), EventKind.SCORED) == []  # not yet: end of turn
+    assert of_kind(game.apply("monument red/black E5"), EventKind.MONUMENT_SCORED) == []  # not yet: end of turn
     assert len(game.state.kingdoms()) == 1 and game.state.leader_mask.bit_count() == 3
     events = game.apply("pass")
-    scored = only(events, EventKind.SCORED)
+    scored = only(events, EventKind.MONUMENT_SCORED)
     assert (scored.player, scored.colour, scored.amount, scored.page) == (0, BLACK, 1, 11)
-    assert kinds(events)[:2] == [EventKind.PASSED, EventKind.SCORED]  # before the refill
+    assert kinds(events)[:2] == [EventKind.PASSED, EventKind.MONUMENT_SCORED]  # before the refill
     assert points(game, 0) == {"red": 0, "blue": 0, "green": 0, "black": 1}
     assert points(game, 1) == {"red": 1, "blue": 0, "green": 0, "black": 0}
     game.apply("pass")
     events = game.apply("pass")  # Player 2's turn ends: his priest scores, Player 1's king does not
-    assert [(e.player, e.colour) for e in of_kind(events, EventKind.SCORED)] == [(1, RED)]
+    assert [(e.player, e.colour) for e in of_kind(events, EventKind.MONUMENT_SCORED)] == [(1, RED)]
     assert points(game, 0)["black"] == 1 and points(game, 1)["red"] == 2
 
 
@@ -472,7 +472,7 @@ def test_the_trader_takes_all_treasures_but_one_corners_first_right_after_his_pl
     assert game.pending.kind is PendingKind.ACTION and game.pending.actions_left == 1
 
 
-def test_the_trader_takes_treasures_right_after_a_war_that_brought_them_together() -> None:
+def test_a_single_war_then_the_trader_takes_the_treasures_it_brought_together() -> None:
     # Player 1's trader on E5 (market D5) in a kingdom with the treasure D6; Player 2's trader on I6
     # (markets H6 I5) with the treasure J6. A settlement on G6 unites them: the war of the traders.
     game = position("""
@@ -493,12 +493,62 @@ def test_the_trader_takes_treasures_right_after_a_war_that_brought_them_together
     game.apply("support 0")
     events = game.apply("support 0")  # 1 against 2: Player 2 wins
     assert names(only(events, EventKind.PIECES_REMOVED).cells) == ["D5", "E5"]
+    # The last war is over: the unification tile comes off, then the winner's trader takes a treasure.
+    assert kinds(events)[-1] is EventKind.UNIFICATION_REMOVED and game.state.unification == -1
     assert (game.pending.kind, game.pending.player) == (PendingKind.TREASURE, 1)
     assert offered(game) == {"treasure D6", "treasure J6"}
-    assert game.state.unification == sq("G6")  # still during the war's aftermath
     events = game.apply("treasure D6")
-    assert kinds(events) == [EventKind.TREASURE_TAKEN, EventKind.UNIFICATION_REMOVED]
+    assert kinds(events) == [EventKind.TREASURE_TAKEN]
     assert game.state.players[1].treasures == 1 and game.state.players[0].treasures == 0
+    assert game.pending.kind is PendingKind.ACTION and game.pending.actions_left == 1
+
+
+# The two positions of issue 14 are fixtures (tests/conftest.py): the table tests play them too.
+
+
+def test_no_treasure_is_taken_between_two_wars_of_one_tile(two_wars_over_treasures: Game) -> None:
+    game = two_wars_over_treasures
+    game.apply("tile green E10")
+    game.apply("war black")
+    game.apply("support 0")
+    events = game.apply("support 0")  # settlements 1 against 4: Player 2 wins the black war
+    assert names(only(events, EventKind.PIECES_REMOVED).cells) == ["C8", "C9"]
+    # The united kingdom now holds B8 and H10 and Player 2's trader, but the red war comes first.
+    assert EventKind.TREASURE_TAKEN not in kinds(events)
+    conflict = game.pending.conflict
+    assert game.pending.kind is PendingKind.SUPPORT and conflict is not None and conflict.colour is RED
+    assert game.state.square(sq("B8")).treasure and conflict.attacker_supporters == squares("B8")
+    game.apply("support 0")
+    events = game.apply("support 0")  # temples 1 against 2: Player 2 wins the red war
+    # B8 still carries its treasure: it stays on the board, and only the priest scores.
+    assert names(only(events, EventKind.PIECES_REMOVED).cells) == ["A8"]
+    assert tile_at(game, "B8") is RED and points(game, 1)["red"] == 1
+    # Then the unification tile comes off, and the trader takes the corner treasure B8.
+    assert kinds(events)[-2:] == [EventKind.UNIFICATION_REMOVED, EventKind.TREASURE_TAKEN]
+    assert only(events, EventKind.TREASURE_TAKEN).cells == squares("B8")
+    assert game.state.players[1].treasures == 1 and game.state.square(sq("H10")).treasure
+    assert game.pending.kind is PendingKind.ACTION and game.pending.actions_left == 1
+
+
+def test_the_monument_decision_comes_before_the_treasures(trader_in_the_square: Game) -> None:
+    game = trader_in_the_square
+    events = game.apply("tile red F6")
+    assert EventKind.TREASURE_TAKEN not in kinds(events) and game.pending.kind is PendingKind.MONUMENT
+    events = game.apply("monument red/blue E5")
+    # The temples turn face down: the trader goes home before the treasure check, which finds no trader.
+    assert only(events, EventKind.LEADER_EXILED).cells == squares("D5")
+    assert EventKind.TREASURE_TAKEN not in kinds(events)
+    assert game.state.square(sq("E5")).treasure and game.state.square(sq("G6")).treasure
+    assert game.state.players[0].treasures == 0
+    assert game.pending.kind is PendingKind.ACTION and game.pending.actions_left == 1
+
+
+def test_without_a_monument_the_trader_takes_a_treasure_after_the_decision(trader_in_the_square: Game) -> None:
+    game = trader_in_the_square
+    game.apply("tile red F6")
+    game.apply("no-monument")
+    assert (game.pending.kind, game.pending.player, game.pending.treasures_to_take) == (PendingKind.TREASURE, 0, 1)
+    assert offered(game) == {"treasure E5", "treasure G6"}
 
 
 # --- end of turn and end of game ---------------------------------------------------------------------

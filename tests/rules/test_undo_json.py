@@ -48,6 +48,17 @@ def test_undo_goes_back_one_action_to_the_very_same_snapshot() -> None:
     assert isinstance(info.value, CompanionError) and isinstance(info.value, IndexError)
 
 
+def test_before_shows_where_undo_would_lead_without_undoing() -> None:
+    game = played(5)
+    wanted = [game.before(k) for k in range(6)]
+    assert wanted[0] is game.state and len(game.actions) == 5
+    for k in range(1, 6):
+        game.undo()
+        assert game.state is wanted[k]
+    with pytest.raises(NothingToUndo):
+        game.before(1)
+
+
 def test_undo_then_a_different_action_forgets_the_undone_one() -> None:
     game = played(10)
     taken_back = game.undo()

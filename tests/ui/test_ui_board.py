@@ -5,9 +5,9 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from companion.commands import UiCommand
 from companion.rules import COLUMNS, SQUARES, parse_cell
 from companion.ui.board import snap_taps
-from companion.ui.commands import UiCommand
 
 
 def nearest_by_search(options: set[int], cell: int) -> int | None:

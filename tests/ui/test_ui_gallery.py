@@ -9,9 +9,9 @@ os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
 
 import pytest
 
+from companion.commands import Key
 from companion.hardware.buttons import DEFAULT_PINS
 from companion.hardware.display import LANDSCAPE
-from companion.ui.commands import Key
 from companion.ui.gallery import main, show
 
 

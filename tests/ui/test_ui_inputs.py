@@ -10,9 +10,9 @@ os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
 import pygame
 import pytest
 
+from companion.commands import Key, UiCommand
 from companion.hardware.buttons import post_edge
 from companion.hardware.display import LANDSCAPE, open_display
-from companion.ui.commands import Key, UiCommand
 from companion.ui.gallery import gallery
 from companion.ui.inputs import Inputs
 from companion.ui.render import Renderer

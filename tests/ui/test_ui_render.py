@@ -12,13 +12,14 @@ os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
 
 import pygame
 
+from companion.commands import MENU, UiCommand
 from companion.hardware.display import LANDSCAPE, PORTRAIT, Pointer
 from companion.rules import parse_cell
 from companion.ui.boardpic import square_rect
-from companion.ui.commands import MENU, UiCommand
 from companion.ui.gallery import file_name, gallery
 from companion.ui.model import Screen
 from companion.ui.render import MIN_TARGET, Renderer
+from companion.ui.style import READABLE
 
 
 @pytest.fixture(scope="module")
@@ -67,6 +68,20 @@ def test_every_screen_draws_within_the_window_with_big_targets_and_fitting_text(
         if screen.board is not None and renderer.board is None:
             problems.append(f"{where}: no board picture")
     assert not problems, "\n".join(problems)
+
+
+def test_nothing_a_player_reads_is_smaller_than_16_px_on_the_7_inch_panel(every_screen: tuple[Screen, ...]) -> None:
+    """The size that counts is the capital letter's height as drawn (the issue's "help text is 11 px"
+    was its help text's capitals): measured on every text the renderer drew, on every screen."""
+    renderer = Renderer()
+    smallest = {}
+    for index, screen in enumerate(every_screen):
+        renderer.draw(pygame.Surface(LANDSCAPE), screen)
+        assert renderer.texts, screen.name
+        text = min(renderer.texts, key=lambda t: t.cap)
+        smallest[f"{screen.name} #{index}"] = (text.cap, text.text)
+    small = {where: found for where, found in smallest.items() if found[0] < READABLE}
+    assert READABLE == 16 and not small, small
 
 
 def test_a_tap_on_a_button_or_a_board_square_gives_its_command(every_screen: tuple[Screen, ...]) -> None:

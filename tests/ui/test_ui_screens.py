@@ -6,13 +6,16 @@ every engine action a screen offers is applied to that game to prove the engine 
 
 from __future__ import annotations
 
+import re
 from datetime import datetime
 
 import pytest
 
+from companion.commands import UNDO, Key, UiCommand, Verb
 from companion.rules import (
     BuildMonument,
     ChooseWar,
+    ConflictKind,
     EventKind,
     Game,
     GameConfig,
@@ -24,10 +27,9 @@ from companion.rules import (
     parse_cell,
 )
 from companion.ui import messages, screens
-from companion.ui.commands import UNDO, Key, UiCommand, Verb
-from companion.ui.gallery import happened, pending, play_until, two_tall_squares
-from companion.ui.model import Button, MarkKind, Screen, Tone, UiState
-from companion.ui.screens import TableView
+from companion.ui.gallery import conflict, happened, notice, pending, play_until, two_tall_squares
+from companion.ui.model import Button, Chip, MarkKind, Screen, Tone, UiState
+from companion.ui.screens import Asking, TableView
 from vision.reading import CellClass
 
 
@@ -66,8 +68,8 @@ def test_turn_shows_whose_turn_the_actions_left_and_the_kingdoms(mid) -> None:  
     commands = {b.label: b.command for b in screen.buttons}
     assert commands["Pass"] == UiCommand.action("pass") and commands["Take back"] == UNDO
     assert commands["Swap tiles"] == UiCommand.nav("swap")
-    letters = {"archer": "A", "bull": "B", "pot": "P", "lion": "L"}
-    assert screen.lines[-1] == "Leaders: " + " · ".join(f"{letters[p.dynasty]} {p.name}" for p in state.players)
+    assert screen.strip is not None
+    assert [(seat.name, seat.dynasty) for seat in screen.strip.seats] == [(p.name, p.dynasty) for p in state.players]
     accepted(game, commands["Pass"])
     assert screen.resolve(UiCommand.key(Key.BACK, long=True)) == UNDO
 
@@ -83,7 +85,7 @@ def test_up_and_down_move_the_focus_and_ok_presses_the_focused_button(mid) -> No
 
 def test_swap_asks_how_many_tiles_in_table_mode() -> None:
     game = Game.new(3, hidden_hands=True)
-    swap = screens.for_state(TableView(game.state, game.config, asking="swap"))
+    swap = screens.for_state(TableView(game.state, game.config, asking=Asking.SWAP))
     assert swap.name == "swap" and swap.stepper is not None
     assert (swap.stepper.minimum, swap.stepper.maximum, swap.stepper.value) == (1, 6, 1)
     assert swap.resolve(UiCommand.key(Key.UP)) == UiCommand.entry(2)
@@ -96,7 +98,7 @@ def test_swap_asks_how_many_tiles_in_table_mode() -> None:
 
 
 def test_revolt_highlights_both_sides_and_commits_what_the_player_entered() -> None:
-    found = play_until(pending(PendingKind.SUPPORT, lambda g: g.pending.conflict.kind == "revolt"))
+    found = play_until(pending(PendingKind.SUPPORT, lambda g: g.pending.conflict.kind is ConflictKind.REVOLT))
     game, _ = found
     conflict = game.pending.conflict
     n = min(2, game.pending.max_support)
@@ -110,17 +112,18 @@ def test_revolt_highlights_both_sides_and_commits_what_the_player_entered() -> N
     assert screen.help is not None and screen.help.page == 8
     assert ok(screen) == UiCommand.action(f"support {n}")
     accepted(game, ok(screen))
-    assert cell_name(conflict.attacker_leader) in " ".join(screen.lines)
+    assert screen.table is not None and cell_name(conflict.attacker_leader) in screen.table.header[1]
 
 
 def test_war_defender_sees_what_the_attacker_committed() -> None:
-    found = play_until(pending(PendingKind.SUPPORT, lambda g: g.pending.conflict.kind == "war"
+    found = play_until(pending(PendingKind.SUPPORT, lambda g: g.pending.conflict.kind is ConflictKind.WAR
                                and g.pending.conflict.attacker_committed is not None))
     game, _ = found
     conflict = game.pending.conflict
     screen = screens.for_state(view(found))
     assert "defender" in screen.title and screen.help is not None and screen.help.page == 9
-    assert any(f"added {conflict.attacker_committed} from hand" in line for line in screen.lines)
+    assert screen.table is not None and screen.table.rows[1][0] == "From hand"
+    assert screen.table.rows[1][1] == Chip(conflict.colour.value, str(conflict.attacker_committed))
     assert screen.stepper is not None and screen.stepper.colour == conflict.colour.value
     assert screen.stepper.value == 0
     accepted(game, ok(screen))
@@ -131,10 +134,12 @@ def test_result_marks_exactly_the_pieces_that_must_leave() -> None:
     _, events = found
     removed = {c for e in events if e.kind in (EventKind.PIECES_REMOVED, EventKind.LEADER_EXILED,
                                                 EventKind.UNIFICATION_REMOVED) for c in e.cells}
-    screen = screens.result(view(found))
+    screen = screens.notice(view(found), notice(found))
     assert screen.board is not None and set(screen.board.marked(MarkKind.REMOVE)) == removed
     won = next(e for e in events if e.kind is EventKind.CONFLICT_WON)
-    assert won.text in screen.lines and won.text.startswith(screen.title)
+    assert won.text.startswith(screen.title) and screen.table is not None
+    assert won.text.endswith(f"{screen.table.rows[-1][1]} to {screen.table.rows[-1][2]}") or \
+        won.text.endswith(f"{screen.table.rows[-1][2]} to {screen.table.rows[-1][1]}")  # the totals
     assert any(e.text in screen.lines for e in events if e.kind is EventKind.SCORED)
     assert ok(screen) == UiCommand.nav("done")
 
@@ -168,7 +173,7 @@ def test_monument_asks_which_square_first_when_a_tile_completes_two() -> None:
     assert [b.command for b in second.buttons[:-1]] == [UiCommand.action(str(o)) for o in builds]
     assert all(b.colour and b.colour != "black" for b in second.buttons[:-1])  # the monument's other colour
     assert second.board is not None
-    assert second.board.marked(MarkKind.OPTION) == (b10, b10 + 1, b10 + 16, b10 + 17)  # the whole 2×2
+    assert second.board.marked(MarkKind.OPTION) == tuple(parse_cell(n) for n in ("B10", "C10", "B11", "C11"))
     for button in second.buttons:
         accepted(game, button.command)
     assert second.resolve(UiCommand.key(Key.BACK)) == UiCommand.pick(-1)
@@ -190,7 +195,11 @@ def test_treasure_lists_the_choices_and_a_tap_near_one_takes_it() -> None:
 
 def test_end_of_turn_warns_when_the_bag_runs_low() -> None:
     found = play_until(happened(EventKind.BAG_LOW))
-    screen = screens.end_of_turn(view(found))
+    ended = notice(found)
+    screen = screens.notice(view(found), ended)
+    game, _ = found
+    assert isinstance(ended, screens.TurnEnd) and ended.actor != game.state.current
+    assert screen.status.startswith(game.state.players[ended.actor].name) and "turn over" in screen.status
     assert screen.tone is Tone.WARNING and screen.help is not None and screen.help.page == 14
     assert "Everybody draws back to 6 tiles" in screen.lines
     assert any("tiles left in the bag" in line for line in screen.lines)
@@ -199,7 +208,7 @@ def test_end_of_turn_warns_when_the_bag_runs_low() -> None:
 
 def test_hidden_scores_show_only_the_seat_that_peeks(mid) -> None:  # type: ignore[no-untyped-def]
     game, _ = mid
-    screen = screens.for_state(view(mid, asking="scores", ui=UiState(peek=1)))
+    screen = screens.for_state(view(mid, asking=Asking.SCORES, ui=UiState(peek=1)))
     assert screen.table is not None
     shown = [row[1] != "hidden" for row in screen.table.rows]
     assert shown == [seat == 1 for seat in range(len(game.state.players))]
@@ -228,8 +237,23 @@ def test_final_tally_ranks_and_explains() -> None:
     assert [row[0] for row in screen.table.rows] == [f"{s.rank}. {s.name}" for s in scores]
     assert [row[-1] for row in screen.table.rows] == [str(s.score) for s in scores]
     assert game.state.game_over in screen.lines[0]
-    for s in scores:
-        assert any(line.startswith(f"{s.rank}. {s.name}: {s.score} — weakest") for line in screen.lines)
+    for s, row in zip(scores, screen.table.rows, strict=True):
+        colours = [cell for cell in row if isinstance(cell, Chip)]
+        # Each colour: the points, the treasures added beside them, the weakest framed.
+        assert [c.text for c in colours] == [str(n) for n in s.points]
+        assert [c.extra for c in colours] == [f"+{n}" if n else "" for n in s.spread]
+        assert [c.highlight for c in colours] == [i == s.final.index(s.score) for i in range(4)]
+        assert all(not line.startswith(s.name) for line in screen.lines if not s.tie_break)
+
+
+def test_the_tally_says_each_tie_break_in_words_without_a_doubled_full_stop() -> None:
+    from companion.rules import rank_scores
+
+    scores = rank_scores(["Anna", "Bo", "Cem"], [(5, 7, 6, 9), (7, 5, 9, 6), (4, 8, 8, 8)], [2, 2, 3])
+    screen = screens.tally(scores, reason="Tally entered by hand")
+    assert screen.lines[0] == "Tally entered by hand."
+    assert "Bo is tied with Anna on all four colours: they share rank 2." in screen.lines
+    assert not any(".." in line for line in (*screen.lines, screen.help.text if screen.help else ""))
 
 
 def test_mismatch_names_the_rule_and_offers_the_ways_out(mid) -> None:  # type: ignore[no-untyped-def]
@@ -270,8 +294,10 @@ def test_a_land_square_offers_every_piece_the_camera_can_name_there(mid) -> None
         CellClass.EMPTY_RIVER, CellClass.TILE_BLUE, CellClass.FACE_DOWN, CellClass.UNKNOWN)]
     labels = {b.command.value.removeprefix("correct=H6 "): b.label for b in screen.buttons}
     assert labels["treasure on a temple"] == "Treasure"
-    assert labels["monument"] == "Monument or face-down tile"
+    assert labels["monument"] == "Monument" and screen.help is not None and "face-down tile" in screen.help.text
     assert labels["red leader"] == "Priest" and labels["green tile"] == "Market"
+    # The square being corrected is shown close up (the renderer makes every square a finger wide).
+    assert screen.board is not None and screen.board.zoom == land
 
 
 def test_messages_say_what_happened_in_plain_words() -> None:
@@ -292,7 +318,7 @@ def test_squares_the_camera_disagrees_with_are_marked_on_game_screens(mid) -> No
 
 
 def test_menu_offers_scores_undo_corrections_and_a_hand_tally(mid) -> None:  # type: ignore[no-untyped-def]
-    screen = screens.for_state(view(mid, asking="menu"))
+    screen = screens.for_state(view(mid, asking=Asking.MENU))
     commands = [b.command for b in screen.buttons]
     assert screen.name == "menu"
     for wanted in (UiCommand.nav("scores"), UNDO, UiCommand.nav("correct"), UiCommand.nav("manual"),
@@ -303,7 +329,7 @@ def test_menu_offers_scores_undo_corrections_and_a_hand_tally(mid) -> None:  # t
 
 
 def test_a_seat_held_on_the_ok_button_peeks_until_released(mid) -> None:  # type: ignore[no-untyped-def]
-    screen = screens.scores(view(mid, asking="scores", ui=UiState(focus=2)))
+    screen = screens.scores(view(mid, asking=Asking.SCORES, ui=UiState(focus=2)))
     assert screen.resolve(UiCommand.key(Key.OK, long=True)) == UiCommand.peek(2)
     assert screen.resolve(UiCommand(Verb.RELEASE, Key.OK)) == UiCommand.peek(None)
     assert screens.turn(view(mid)).resolve(UiCommand(Verb.RELEASE, Key.OK)) is None
@@ -320,3 +346,43 @@ def test_up_and_down_move_between_the_buttons_of_a_message() -> None:
         screen = messages.message("What happened?", buttons=buttons, ui=ui)
         assert screen.focus == expected
     assert screen.resolve(UiCommand.key(Key.OK)) == UiCommand.pick(3)
+
+
+def test_the_conflict_panel_never_shows_a_negative_or_meaningless_number() -> None:
+    # A defender already stronger than the attacker's total: "needs -2 to hold" was shown here.
+    found = play_until(conflict(lambda c: c.attacker_committed is not None
+                                and c.defender_strength > c.attacker_strength + c.attacker_committed))
+    game, _ = found
+    c = game.pending.conflict
+    for entry in range(game.pending.max_support + 1):
+        screen = screens.support(view(found, ui=UiState(entry=entry)))
+        assert screen.table is not None
+        texts = [*screen.lines, *(cell if isinstance(cell, str) else cell.text
+                                  for row in (screen.table.header, *screen.table.rows) for cell in row)]
+        assert not any(re.search(r"-\d", text) for text in texts), texts
+        totals = screen.table.rows[-1]
+        assert totals == ("Total", str(c.attacker_strength + c.attacker_committed), str(c.defender_strength + entry))
+        assert screen.lines[0].startswith(f"As it stands, {game.state.players[c.defender].name} (defender) holds")
+
+
+def test_a_tie_goes_to_the_defender_and_the_attacker_sees_both_sides() -> None:
+    found = play_until(conflict(lambda c: c.attacker_committed is None and c.attacker_strength == c.defender_strength))
+    game, _ = found
+    c = game.pending.conflict
+    names = [p.name for p in game.state.players]
+    screen = screens.support(view(found))
+    assert screen.table is not None
+    assert screen.table.header[1:] == (f"{names[c.attacker]} {cell_name(c.attacker_leader)}",
+                                       f"{names[c.defender]} {cell_name(c.defender_leader)}")
+    assert screen.table.rows[1][2] == "—"  # the defender has not said yet
+    assert screen.lines[0].endswith("ties go to the defender.")
+    if game.pending.max_support:
+        more = screens.support(view(found, ui=UiState(entry=1)))
+        assert more.lines[0].startswith(f"As it stands, {names[c.attacker]} (attacker) wins")
+
+
+def test_the_header_counts_the_action_whose_conflict_is_being_fought() -> None:
+    found = play_until(pending(PendingKind.SUPPORT))
+    game, _ = found
+    left = game.state.actions_left - 1
+    assert f"{left} action{'s' if left != 1 else ''} left" in screens.support(view(found)).status

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
+from companion.commands import Key, UiCommand
 from companion.rules import Game, parse_cell
 from companion.ui import wizard
-from companion.ui.commands import Key, UiCommand
 from companion.ui.model import MarkKind
 from companion.ui.wizard import ManualTally, SetupDraft, manual_tally
 

@@ -8,10 +8,27 @@ import numpy as np
 import pytest
 
 from vision import calibration as calib
+from vision.reading import CellClass
 from vision.sim import synthetic
 from vision.sim.synthetic import CellTruth, Scene
 
 SIZE = (1014, 760)  # half the HQ camera's still: fast, and the markers are still plain to see
+# One piece of every kind the reader must tell apart (and every dynasty's symbol on one colour).
+PIECES = {
+    "red tile": CellTruth(CellClass.TILE_RED),
+    "blue tile": CellTruth(CellClass.TILE_BLUE),
+    "green tile": CellTruth(CellClass.TILE_GREEN),
+    "black tile": CellTruth(CellClass.TILE_BLACK),
+    "treasure": CellTruth(CellClass.TREASURE),
+    "face-down": CellTruth(CellClass.FACE_DOWN),
+    "catastrophe": CellTruth(CellClass.CATASTROPHE),
+    "unification": CellTruth(CellClass.UNIFICATION),
+    **{
+        f"{c} leader": CellTruth(CellClass[f"LEADER_{c.upper()}"], dynasty="bull")
+        for c in ("red", "blue", "green", "black")
+    },
+    **{f"black {d}": CellTruth(CellClass.LEADER_BLACK, dynasty=d) for d in ("archer", "pot", "lion")},
+}
 
 
 @functools.cache

@@ -1,12 +1,16 @@
 from __future__ import annotations
 
+import base64
 import json
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pytest
 from conftest import SIZE, calibrated, cover
 
+from tests.vision.test_picture import huge_png
 from vision import calibration as calib
 from vision.reading import CellClass
 from vision.sim import synthetic
@@ -177,3 +181,52 @@ def test_pieces_layout_puts_every_piece_where_it_stands_in_play() -> None:
         assert len(spots) == 3
         apart = [abs(a[0] - b[0]) + abs(a[1] - b[1]) for a in spots for b in spots if a != b]
         assert min(apart) >= 3 and max(apart) >= 10
+
+
+def _changed(change: Callable[[dict[str, Any]], object]) -> Callable[[str], str]:
+    def damage(text: str) -> str:
+        data = json.loads(text)
+        change(data)
+        return json.dumps(data)
+
+    return damage
+
+
+@pytest.mark.parametrize(
+    ("damage", "words"),
+    [
+        (lambda text: text[:100_000], "damaged"),  # cut short
+        (_changed(lambda d: d.update(homography=[[1, 2, 3], [2, 4, 6], [0, 0, 1]])), "grid is flat"),
+        (_changed(lambda d: d.update(homography=[[0] * 3] * 3)), "grid is flat"),
+        (_changed(lambda d: d.update(image_size=[1e300, 3])), "bad or missing"),
+        (_changed(lambda d: d.update(markers={"x" * 100_000: [[0, 0]] * 4})), "bad or missing"),
+        (_changed(lambda d: d["references"].update(setup=None)), "bad or missing"),
+        (_changed(lambda d: d.update(references="[" * 100_000)), "bad or missing"),
+        (lambda text: text.replace('"markers": {', '"markers": ' + "[" * 100_000 + "]" * 100_000 + ', "x": {'),
+         "nested too deeply"),
+    ],
+)
+def test_a_damaged_file_is_refused_in_words_never_a_traceback(
+    tmp_path: Path, damage: Callable[[str], str], words: str
+) -> None:
+    path = tmp_path / "calibration.json"
+    path.write_text(damage(calib.to_json(calibrated("classic"))))
+    with pytest.raises(calib.CalibrationError, match=words) as caught:
+        calib.load(path)
+    assert len(str(caught.value)) < 400
+
+
+def test_a_huge_picture_inside_the_file_is_refused_before_it_is_decoded(tmp_path: Path) -> None:
+    path = tmp_path / "calibration.json"
+    huge = base64.b64encode(huge_png(20000, 20000)).decode("ascii")
+    path.write_text(_changed(lambda d: d["references"].update(looks=huge))(calib.to_json(calibrated("classic"))))
+    with pytest.raises(calib.CalibrationError, match="20000×20000 pixels"):
+        calib.load(path)
+
+
+def test_a_file_too_large_for_a_calibration_is_not_read(tmp_path: Path) -> None:
+    path = tmp_path / "calibration.json"
+    with path.open("wb") as file:
+        file.truncate(calib.MAX_FILE_BYTES + 1)
+    with pytest.raises(calib.CalibrationError, match="larger than"):
+        calib.load(path)

@@ -146,10 +146,6 @@ class FakePicamera2:
         yuv[:h, :w] = np.arange(w, dtype=np.uint8)[None, :]
         return yuv
 
-    def autofocus_cycle(self) -> bool:
-        self.calls.append("autofocus_cycle")
-        return True
-
     def stop(self) -> None:
         self.calls.append("stop")
 

@@ -5,9 +5,10 @@ from __future__ import annotations
 import cv2
 import numpy as np
 import pytest
+from conftest import PIECES
 
 from vision import aruco, geometry
-from vision.reading import COLUMNS, CellClass
+from vision.reading import COLUMNS, CellClass, block_cells
 from vision.sim.synthetic import (
     CameraPose,
     CellTruth,
@@ -271,21 +272,6 @@ def test_a_hand_passing_places_a_piece():
 # --- Piece styles and board art. -------------------------------------------------------------------
 
 PPS = 48
-PIECES = {
-    "red tile": CellTruth(CellClass.TILE_RED),
-    "blue tile": CellTruth(CellClass.TILE_BLUE),
-    "green tile": CellTruth(CellClass.TILE_GREEN),
-    "black tile": CellTruth(CellClass.TILE_BLACK),
-    "treasure": CellTruth(CellClass.TREASURE),
-    "face-down": CellTruth(CellClass.FACE_DOWN),
-    "catastrophe": CellTruth(CellClass.CATASTROPHE),
-    "unification": CellTruth(CellClass.UNIFICATION),
-    **{
-        f"{c} leader": CellTruth(CellClass[f"LEADER_{c.upper()}"], dynasty="bull")
-        for c in ("red", "blue", "green", "black")
-    },
-    **{f"black {d}": CellTruth(CellClass.LEADER_BLACK, dynasty=d) for d in ("archer", "pot", "lion")},
-}
 LAND_CELL = 5 * COLUMNS + 7  # H6
 
 
@@ -322,7 +308,7 @@ def test_modern_tiles_are_mostly_grey_and_classic_ones_solid():
 
 
 def test_a_monument_covers_its_two_by_two():
-    block = (LAND_CELL, LAND_CELL + 1, LAND_CELL + COLUMNS, LAND_CELL + COLUMNS + 1)
+    block = block_cells(LAND_CELL)
     scene = Scene.setup().with_cells({c: CellTruth(CellClass.MONUMENT, monument=("red", "blue")) for c in block})
     with_monument = top_down(scene, "classic", PPS)
     empty = top_down(Scene.setup(), "classic", PPS)

@@ -10,7 +10,7 @@ import numpy as np
 from vision.camera import DARKER, SMALL_WIDTH, CameraError, Playback
 from vision.sim import synthetic
 from vision.sim.perturbations import Conditions
-from vision.sim.synthetic import CameraPose, Scene, Shot
+from vision.sim.synthetic import CameraPose, Scene, Shot, Style
 
 
 class SyntheticCamera(Playback):
@@ -21,7 +21,7 @@ class SyntheticCamera(Playback):
         self,
         scene: Scene | None = None,
         *,
-        style: str = "classic",
+        style: Style = "classic",
         size: tuple[int, int] = (2028, 1520),
         pose: CameraPose | None = None,
         conditions: Conditions | None = None,
@@ -45,6 +45,11 @@ class SyntheticCamera(Playback):
         start = self._queue[-1][0] if self._queue else self.scene
         shots = synthetic.hand_passing(start, after, rng=rng, still=0, moving=frames, base=self.conditions)
         self._queue.extend(shots)
+
+    @property
+    def showing(self) -> Shot:
+        """What the camera saw at its last moment: the board and what was over it."""
+        return self._moment[1] if self._moment is not None else (self.scene, self.conditions)
 
     def unplug(self) -> None:
         """From now on the camera fails as a disconnected one does (for tests and the demo)."""

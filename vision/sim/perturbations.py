@@ -312,10 +312,70 @@ def random_hand(rng: np.random.Generator, reach: float | None = None) -> Hand:
     )
 
 
-def random_conditions(rng: np.random.Generator, *, hands: bool = False, bump: bool = True) -> Conditions:
+Range = tuple[float, float]
+
+
+@dataclass(frozen=True)
+class TableRanges:
+    """How widely `random_conditions` draws a table: for each effect how often it happens and
+    between what it lies. The defaults are the developed-on tables; `vision.sim.unseen` draws
+    wider ones."""
+
+    glare: float = 0.3
+    glare_at: Range = (0.2, 0.8)  # share of the frame, across and down
+    glare_radius: Range = (0.04, 0.12)  # share of the frame's width
+    glare_strength: Range = (0.25, 0.7)
+    shadow: float = 0.35
+    shadows: int = 2  # up to this many at once
+    shadow_width: Range = (0.15, 0.5)
+    shadow_height: Range = (0.1, 0.4)
+    shadow_darkness: Range = (0.2, 0.5)
+    bump: float = 0.25
+    bump_mm: float = 15.0
+    bump_deg: float = 3.0
+    blur: float = 0.6
+    blur_sigma: Range = (0.4, 1.8)
+    noise: float = 0.8
+    noise_sigma: Range = (1.5, 7.0)
+    jpeg: float = 0.35  # Pi frames are raw; webcams send JPEG
+    jpeg_quality: tuple[int, int] = (60, 96)
+    exposure: Range = (0.7, 1.3)
+    uneven: float = 0.6
+    falloff: Range = (0.05, 0.4)
+    vignette: float = 0.5
+    vignette_strength: Range = (0.05, 0.3)
+    lamp: float = 0.5
+    lamp_strength: Range = (0.3, 1.0)
+    jitter: Range | None = (0.01, 0.08)  # pieces put down off-centre; None: the artist places them
+
+
+def random_glare(rng: np.random.Generator, ranges: TableRanges) -> Glare:
+    return Glare(
+        float(rng.uniform(*ranges.glare_at)),
+        float(rng.uniform(*ranges.glare_at)),
+        float(rng.uniform(*ranges.glare_radius)),
+        float(rng.uniform(*ranges.glare_strength)),
+    )
+
+
+def random_shadow(rng: np.random.Generator, ranges: TableRanges) -> Shadow:
+    return Shadow(
+        float(rng.uniform(0, 1)),
+        float(rng.uniform(0, 1)),
+        float(rng.uniform(*ranges.shadow_width)),
+        float(rng.uniform(*ranges.shadow_height)),
+        float(rng.uniform(0, 180)),
+        float(rng.uniform(*ranges.shadow_darkness)),
+    )
+
+
+def random_conditions(
+    rng: np.random.Generator, *, hands: bool = False, bump: bool = True, ranges: TableRanges = TableRanges()
+) -> Conditions:
     """A plausible table: each perturbation drawn independently, most of them mild, some strong.
     Hands only when asked for (a reader must refuse frames with hands rather than read them)."""
     notes = []
+    r = ranges
 
     def maybe(p: float, name: str) -> bool:
         chosen = bool(rng.random() < p)
@@ -323,45 +383,28 @@ def random_conditions(rng: np.random.Generator, *, hands: bool = False, bump: bo
             notes.append(name)
         return chosen
 
-    glare = None
-    if maybe(0.3, "glare"):
-        glare = Glare(
-            float(rng.uniform(0.2, 0.8)),
-            float(rng.uniform(0.2, 0.8)),
-            float(rng.uniform(0.04, 0.12)),
-            float(rng.uniform(0.25, 0.7)),
-        )
+    glare = random_glare(rng, r) if maybe(r.glare, "glare") else None
     shadows: tuple[Shadow, ...] = ()
-    if maybe(0.35, "shadow"):
-        shadows = tuple(
-            Shadow(
-                float(rng.uniform(0, 1)),
-                float(rng.uniform(0, 1)),
-                float(rng.uniform(0.15, 0.5)),
-                float(rng.uniform(0.1, 0.4)),
-                float(rng.uniform(0, 180)),
-                float(rng.uniform(0.2, 0.5)),
-            )
-            for _ in range(int(rng.integers(1, 3)))
-        )
+    if maybe(r.shadow, "shadow"):
+        shadows = tuple(random_shadow(rng, r) for _ in range(int(rng.integers(1, r.shadows + 1))))
     shift, turn = (0.0, 0.0), 0.0
-    if bump and maybe(0.25, "bump"):
-        shift = (float(rng.uniform(-15, 15)), float(rng.uniform(-15, 15)))
-        turn = float(rng.uniform(-3, 3))
+    if bump and maybe(r.bump, "bump"):
+        shift = (float(rng.uniform(-r.bump_mm, r.bump_mm)), float(rng.uniform(-r.bump_mm, r.bump_mm)))
+        turn = float(rng.uniform(-r.bump_deg, r.bump_deg))
     return Conditions(
-        blur_sigma=float(rng.uniform(0.4, 1.8)) if maybe(0.6, "blur") else 0.0,
-        noise_sigma=float(rng.uniform(1.5, 7)) if maybe(0.8, "noise") else 0.0,
-        jpeg_quality=int(rng.integers(60, 96)) if maybe(0.35, "jpeg") else None,  # Pi frames are raw; webcams send JPEG
-        exposure=float(rng.uniform(0.7, 1.3)),
-        light_falloff=float(rng.uniform(0.05, 0.4)) if maybe(0.6, "uneven light") else 0.0,
+        blur_sigma=float(rng.uniform(*r.blur_sigma)) if maybe(r.blur, "blur") else 0.0,
+        noise_sigma=float(rng.uniform(*r.noise_sigma)) if maybe(r.noise, "noise") else 0.0,
+        jpeg_quality=int(rng.integers(*r.jpeg_quality)) if maybe(r.jpeg, "jpeg") else None,
+        exposure=float(rng.uniform(*r.exposure)),
+        light_falloff=float(rng.uniform(*r.falloff)) if maybe(r.uneven, "uneven light") else 0.0,
         light_angle_deg=float(rng.uniform(0, 360)),
-        vignette=float(rng.uniform(0.05, 0.3)) if maybe(0.5, "vignette") else 0.0,
-        lamp=float(rng.choice([-1, 1]) * rng.uniform(0.3, 1.0)) if maybe(0.5, "lamp") else 0.0,
+        vignette=float(rng.uniform(*r.vignette_strength)) if maybe(r.vignette, "vignette") else 0.0,
+        lamp=float(rng.choice([-1, 1]) * rng.uniform(*r.lamp_strength)) if maybe(r.lamp, "lamp") else 0.0,
         glare=glare,
         shadows=shadows,
         hands=tuple(random_hand(rng) for _ in range(int(rng.integers(1, 3)))) if hands and maybe(1, "hands") else (),
         board_shift_mm=shift,
         board_rotation_deg=turn,
-        piece_jitter=float(rng.uniform(0.01, 0.08)),
+        piece_jitter=float(rng.uniform(*r.jitter)) if r.jitter is not None else 0.0,
         notes=tuple(notes),
     )

@@ -12,16 +12,19 @@ import math
 import zlib
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
+from typing import Protocol
 
 import cv2
 import numpy as np
 
 from vision import geometry
-from vision.reading import CELLS, COLUMNS, CellClass
+from vision.reading import CELLS, COLUMNS, CellClass, block_cells
 from vision.sim import art, perturbations
 from vision.sim.perturbations import Conditions, Glare, Hand, Shadow, random_conditions, random_hand
 
 __all__ = [
+    "Artist",
+    "BoardArt",
     "CameraPose",
     "CellTruth",
     "Conditions",
@@ -31,7 +34,9 @@ __all__ = [
     "Scene",
     "Shadow",
     "Shot",
+    "Style",
     "hand_passing",
+    "pieces",
     "random_conditions",
     "random_hand",
     "random_pose",
@@ -40,9 +45,6 @@ __all__ = [
     "render_sequence",
     "top_down",
 ]
-
-_MONUMENT_OFFSETS = (0, 1, COLUMNS, COLUMNS + 1)
-
 
 @dataclass(frozen=True, slots=True)
 class CellTruth:
@@ -105,7 +107,7 @@ def _monument_blocks(cells: tuple[CellTruth, ...]) -> list[int]:
     for cell, truth in enumerate(cells):
         if truth.cls is not CellClass.MONUMENT or cell in claimed:
             continue
-        block = [cell + d for d in _MONUMENT_OFFSETS]
+        block = block_cells(cell)
         col = cell % COLUMNS
         if (
             col == COLUMNS - 1
@@ -190,9 +192,9 @@ def _sprite_kind(truth: CellTruth) -> str | None:
     cls = truth.cls
     if cls in (CellClass.EMPTY_LAND, CellClass.EMPTY_RIVER, CellClass.MONUMENT):
         return None
-    if cls.name.startswith("TILE_"):
+    if cls.is_tile:
         return f"tile-{cls.colour}"
-    if cls.name.startswith("LEADER_"):
+    if cls.is_leader:
         return f"leader-{cls.colour}" + (f"-{truth.dynasty}" if truth.dynasty else "")
     return {
         CellClass.FACE_DOWN: "face-down",
@@ -213,6 +215,41 @@ def _paste(image: np.ndarray, sprite: art.Sprite, x: int, y: int) -> None:
     alpha = sprite.alpha[y0 - y : y1 - y, x0 - x : x1 - x]
     region = image[y0:y1, x0:x1]
     region[:] = cv2.blendLinear(bgr, region, alpha, 1 - alpha)
+
+
+def pieces(scene: Scene) -> list[tuple[int, str]]:
+    """Every piece on the board as (square, kind): `tile-red`, `face-down`, `catastrophe`,
+    `treasure`, `unification`, `leader-red-archer` (or `leader-red`), and `monument-red-blue` on
+    the top-left square of its 2×2."""
+    found = [(cell, kind) for cell, truth in enumerate(scene.cells) if (kind := _sprite_kind(truth)) is not None]
+    for cell in _monument_blocks(scene.cells):
+        colours = scene.cells[cell].monument
+        assert colours is not None
+        found.append((cell, f"monument-{colours[0]}-{colours[1]}"))
+    return found
+
+
+@dataclass(frozen=True)
+class BoardArt:
+    """The board seen from straight above as an artist draws it, border, marker cards and pieces
+    included: colour premultiplied by coverage, so that what lies outside the board (a marker card
+    overhanging a narrow border, the board's shadow) falls on the table."""
+
+    colour: np.ndarray  # H×W×3 uint8, premultiplied
+    cover: np.ndarray  # H×W uint8, 255 = covered
+    margin_mm: float  # the grid's top-left corner lies this far from the art's top-left edge
+
+
+class Artist(Protocol):
+    """Another artist's printing of the game (`vision.sim.unseen.Printing`): it draws the board and
+    the table; the camera, the light and the hands stay the renderer's."""
+
+    def board_art(self, scene: Scene, px_per_square: int, viewpoint: tuple[float, float, float]) -> BoardArt: ...
+
+    def table_art(self, size: tuple[int, int]) -> np.ndarray: ...
+
+
+Style = str | Artist  # "classic" or "modern" (art's two editions), or another artist's printing
 
 
 def top_down(
@@ -243,14 +280,9 @@ def top_down(
     image = art.board_art(scene.river, scene.corners, style, px_per_square, markers).copy()
     m = round(geometry.MARGIN_MM / geometry.SQUARE_MM * px_per_square)
     rng = np.random.default_rng(seed)
-    pieces = [(cell, kind) for cell, truth in enumerate(scene.cells) if (kind := _sprite_kind(truth)) is not None]
-    for cell in _monument_blocks(scene.cells):
-        colours = scene.cells[cell].monument
-        assert colours is not None
-        pieces.append((cell, f"monument-{colours[0]}-{colours[1]}"))
     per_mm = px_per_square / geometry.SQUARE_MM
     moves = {cell: (dx, dy, turn) for cell, dx, dy, turn in poses}
-    for cell, kind in pieces:
+    for cell, kind in pieces(scene):
         row, col = divmod(cell, COLUMNS)
         x, y = m + col * px_per_square, m + row * px_per_square
         sprite = art.sprite(style, kind, px_per_square)
@@ -316,7 +348,7 @@ def _art_scale(homography: np.ndarray) -> int:
 def render(
     scene: Scene,
     *,
-    style: str = "classic",
+    style: Style = "classic",
     size: tuple[int, int] = (2028, 1520),
     pose: CameraPose | None = None,
     conditions: Conditions | None = None,
@@ -334,21 +366,24 @@ def render(
     lens = pose.position_mm()
     bx, by, bw = to_board @ np.array([lens[0], lens[1], 1.0])
     viewpoint = (float(bx / bw), float(by / bw), float(-lens[2]))
-    board = top_down(scene, style, pps, markers=True, jitter=conditions.piece_jitter, seed=seed, viewpoint=viewpoint,
-                     placement=conditions.placement, poses=conditions.poses)
-
     per_mm = pps / geometry.SQUARE_MM
-    offset = geometry.MARGIN_MM * per_mm - 0.5  # board mm → art pixel centres
-    art_to_board = np.array([[1 / per_mm, 0, -offset / per_mm], [0, 1 / per_mm, -offset / per_mm], [0, 0, 1]])
-    frame = _table(size).copy()
-    cv2.warpPerspective(
-        board,
-        board_to_image @ art_to_board,
-        size,
-        dst=frame,
-        flags=cv2.INTER_LINEAR,
-        borderMode=cv2.BORDER_TRANSPARENT,
-    )
+    if isinstance(style, str):
+        jitter = conditions.piece_jitter
+        board = top_down(scene, style, pps, markers=True, jitter=jitter, seed=seed, viewpoint=viewpoint,
+                         placement=conditions.placement, poses=conditions.poses)
+        frame = _table(size).copy()
+        offset = geometry.MARGIN_MM * per_mm - 0.5  # board mm → art pixel centres
+        art_to_board = np.array([[1 / per_mm, 0, -offset / per_mm], [0, 1 / per_mm, -offset / per_mm], [0, 0, 1]])
+        cv2.warpPerspective(
+            board,
+            board_to_image @ art_to_board,
+            size,
+            dst=frame,
+            flags=cv2.INTER_LINEAR,
+            borderMode=cv2.BORDER_TRANSPARENT,
+        )
+    else:
+        frame = _lay(style.board_art(scene, pps, viewpoint), style.table_art(size), board_to_image, per_mm)
 
     rng = np.random.default_rng(seed)
     hand_mask = perturbations.draw_hands(frame, conditions.hands)
@@ -364,6 +399,19 @@ def render(
     )
 
 
+def _lay(board: BoardArt, table: np.ndarray, board_to_image: np.ndarray, per_mm: float) -> np.ndarray:
+    """Another artist's board laid on its table, seen through the camera."""
+    offset = board.margin_mm * per_mm - 0.5
+    art_to_board = np.array([[1 / per_mm, 0, -offset / per_mm], [0, 1 / per_mm, -offset / per_mm], [0, 0, 1]])
+    to_frame = board_to_image @ art_to_board
+    size = (table.shape[1], table.shape[0])
+    colour = cv2.warpPerspective(board.colour, to_frame, size, flags=cv2.INTER_LINEAR)
+    cover = cv2.warpPerspective(board.cover, to_frame, size, flags=cv2.INTER_LINEAR)
+    bare = cv2.cvtColor(cv2.bitwise_not(cover), cv2.COLOR_GRAY2BGR)
+    frame: np.ndarray = cv2.add(cv2.multiply(table, bare, scale=1 / 255), colour)
+    return frame
+
+
 def random_scene(rng: np.random.Generator, board: str = "standard", pieces: int = 50) -> Scene:
     """A busy board for vision tests: about `pieces` pieces of every kind where they could stand
     (blue tiles on the river, the rest on land, a monument or two). Not a legal game position —
@@ -373,7 +421,7 @@ def random_scene(rng: np.random.Generator, board: str = "standard", pieces: int 
     free = [c for c in range(CELLS) if cells[c].cls in (CellClass.EMPTY_LAND, CellClass.EMPTY_RIVER)]
     for _ in range(int(rng.integers(0, 3))):  # monuments need a free 2×2 of land
         corner = int(rng.choice(free))
-        block = [corner + d for d in _MONUMENT_OFFSETS]
+        block = block_cells(corner)
         if (
             corner % COLUMNS < COLUMNS - 1
             and block[-1] < CELLS
@@ -450,7 +498,7 @@ def hand_passing(
 def render_sequence(
     shots: list[Shot],
     *,
-    style: str = "classic",
+    style: Style = "classic",
     size: tuple[int, int] = (2028, 1520),
     pose: CameraPose | None = None,
     seed: int = 0,

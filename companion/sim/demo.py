@@ -1,6 +1,6 @@
 """`companion demo`: a whole game at the table with no hardware; `companion replay FILE` replays a record.
 
-Simulated players (companion.app.table) play a seeded game and change the board by hand; the
+Simulated players (companion.sim.table) play a seeded game and change the board by hand; the
 synthetic camera renders it with hands and lamp changes; the real observer reads it; the
 controller and its tracker follow, and the players answer its prompts with the same commands a
 touch or a button sends. The game must end with the companion's tally equal to the engine's own.
@@ -18,12 +18,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol
 
-from companion.app.controller import Controller, Sight
-from companion.app.table import Table
+from companion.app.controller import Controller, Edge, Problem, Resuming, Sight
+from companion.app.records import open_record
+from companion.commands import Key, UiCommand
 from companion.rules import Action, BuildMonument, CompanionError, Game, PlayerScore, cell_name, final_scores, replay
+from companion.sim.table import Table
 from companion.tracker import Ambiguous, Look, Mismatch, Unclear
 from companion.ui import screens
-from companion.ui.commands import Key, UiCommand
 from companion.ui.model import Screen
 from vision.reading import BoardReading
 
@@ -52,15 +53,19 @@ class Stats:
     seen: int = 0  # actions the players made on the board
     unaided: int = 0  # ... that the companion recognised without help
     corrected: int = 0  # ... that needed the players to correct a misread or choose
+    helped_by: Counter[str] = field(default_factory=Counter)  # ... of those, by what the companion asked
+    stalled: int = 0  # games stopped because the camera never got a reading of the board
     silent: int = 0  # times the companion's game differed from the truth without telling the players
     prompts: Counter[str] = field(default_factory=Counter)
     to_screen_ms: list[float] = field(default_factory=list)  # still board read → screen drawn
     after_read_ms: list[float] = field(default_factory=list)  # ... of which tracker, view-model and drawing
     unreadable: Counter[str] = field(default_factory=Counter)  # squares read with low confidence, by truth
     misread: Counter[str] = field(default_factory=Counter)  # squares read wrong with confidence, truth → read
+    refused: BoardReading | None = None  # the last look, when the camera refused to read it
 
     def note(self, table: Table, reading: BoardReading) -> None:
         """What the camera got wrong in this reading, against the real board."""
+        self.refused = None if reading.ok else reading
         if not reading.ok:
             return
         low = set(reading.low_confidence)
@@ -125,10 +130,15 @@ def draw_time(screens_: Screens, screen: Screen) -> float:
 # --- the players answering the companion ----------------------------------------------------------
 
 
+def read_on(controller: Controller) -> None:
+    """The players read the results and the end of the turn shown, and press "Next"."""
+    while controller.screen().name in ("result", "end_of_turn"):
+        controller.handle(UiCommand.key(Key.OK))
+
+
 def press(controller: Controller, command: str) -> None:
     """Tell the companion `command` the way a player does: through the buttons on the screen."""
-    if controller.screen().name == "end_of_turn":
-        controller.handle(UiCommand.key(Key.OK))  # "Next: …"
+    read_on(controller)
     if command.startswith("swap "):
         controller.handle(UiCommand.nav("swap"))
     screen = controller.screen()
@@ -151,9 +161,8 @@ def answer(table: Table, controller: Controller) -> bool:
     moment = controller.moment
     if moment is None:
         return True
-    outcome = moment.outcome
-    if isinstance(outcome, Ambiguous):
-        for index, option in enumerate(outcome.options):  # the players know what they did
+    if isinstance(moment, Ambiguous):
+        for index, option in enumerate(moment.options):  # the players know what they did
             game = Game.from_state(controller.game.config, controller.state)
             for action in option:
                 game.apply(action)
@@ -161,8 +170,8 @@ def answer(table: Table, controller: Controller) -> bool:
                 controller.handle(UiCommand.choose("explain", index))
                 return True
         return False
-    if isinstance(outcome, Mismatch | Unclear) and controller.reading is not None:
-        cells = outcome.cells
+    if isinstance(moment, Mismatch | Unclear) and controller.reading is not None:
+        cells = moment.cells
         wrong = [c for c in cells if not table.board[c].fits(controller.reading.cells[c])]
         if not wrong:
             return False  # the board is right and the companion cannot explain it
@@ -170,11 +179,11 @@ def answer(table: Table, controller: Controller) -> bool:
             controller.handle(UiCommand.pick(cell))
             controller.handle(UiCommand.choose("correct", f"{cell_name(cell)} {table.board[cell].cls.value}"))
         return True
-    if moment.kind == "edge":  # the simulated players never leave a hand on the board
+    if isinstance(moment, Edge):  # the simulated players never leave a hand on the board
         controller.handle(UiCommand.nav("nothing"))
         return True
     controller.handle(UiCommand.nav("close"))
-    return moment.kind in ("error", "resuming")
+    return isinstance(moment, Problem | Resuming)
 
 
 # --- one game -------------------------------------------------------------------------------------
@@ -202,27 +211,40 @@ def play(table: Table, controller: Controller, eyes: Eyes, screens_: Screens, st
         else:
             press(controller, move.command)
             screens_.show(controller.screen())
-        helped = _settle(table, controller, eyes, screens_, stats)
+        asked = _settle(table, controller, eyes, screens_, stats)
+        # Every look at the board refused (an edge, a marker, a hand that never left): the companion
+        # never saw the move. Not recognised, and not a silent disagreement: the game stalls.
+        stalled = move.by_hand and stats.refused is not None and not table.agrees(controller.state)
         if move.by_hand and move.actions:
             stats.seen += len(move.actions)
-            if helped:
+            if stalled:
+                pass
+            elif asked:
                 stats.corrected += len(move.actions)
+                stats.helped_by.update({kind: len(move.actions) for kind in asked})
             else:
                 stats.unaided += len(move.actions)
+        if stalled:
+            stats.stalled += 1
+            assert stats.refused is not None
+            raise DemoError(f"the game stalled: the camera never read the board after "
+                            f"{', '.join(map(str, move.actions)) or 'the players put it right'} "
+                            f"({stats.refused.message or stats.refused.status.value})")
         if not table.agrees(controller.state):
             stats.silent += 1
             raise DemoError(f"the companion's game differs from the table after {', '.join(map(str, move.actions))}")
     raise DemoError(f"the game did not end within {limit} moves")
 
 
-def _settle(table: Table, controller: Controller, eyes: Eyes, screens_: Screens, stats: Stats) -> bool:
+def _settle(table: Table, controller: Controller, eyes: Eyes, screens_: Screens, stats: Stats) -> frozenset[str]:
     """Until the companion is satisfied: another look when it could not see clearly, an answer when it
-    asks. True when the players had to help."""
-    helped = False
+    asks. What it asked the players (prompt kinds; none when it needed no help)."""
+    asked: set[str] = set()
     for _ in range(30):
         if controller.moment is not None:
-            stats.prompts[controller.moment.kind] += 1
-            helped = True
+            kind = type(controller.moment).__name__.lower()
+            stats.prompts[kind] += 1
+            asked.add(kind)
             if not answer(table, controller):
                 raise DemoError(f"the players cannot answer the {controller.screen().name!r} screen "
                                 f"({controller.moment})")
@@ -232,7 +254,7 @@ def _settle(table: Table, controller: Controller, eyes: Eyes, screens_: Screens,
             stats.note(table, reading)
             controller.on_reading(reading)
         else:
-            return helped
+            return frozenset(asked)
         screens_.show(controller.screen())
     raise DemoError("the companion never settled")
 
@@ -287,7 +309,7 @@ def main(argv: Sequence[str]) -> int:
     if headless and shots is None and not args.headless:
         shots = Path("demo-shots")
         print(f"No display found: running headless; screenshots go to {shots.resolve()}")
-    from companion.app.eyes import CameraEyes
+    from companion.sim.eyes import CameraEyes
 
     print(f"Calibrating the simulated camera (seed {args.seed})…", flush=True)
     eyes = CameraEyes(args.seed, board=args.board, style=args.style, hands=not args.fast, size=args.size)
@@ -309,6 +331,8 @@ def main(argv: Sequence[str]) -> int:
             args.save.write_text(controller.game.to_json())
     truth, seen = final_scores(table.truth.state), final_scores(controller.state)
     screens_.show(controller.screen())
+    read_on(controller)  # then the tally
+    screens_.show(controller.screen())
     print(f"{table.truth.state.game_over}. The companion's tally:")
     print("\n".join(tally_lines(seen)))
     print(f"{stats.seen} moves on the board, {stats.unaided} recognised without help, {stats.corrected} with help; "
@@ -323,17 +347,6 @@ def main(argv: Sequence[str]) -> int:
     return 0
 
 
-def load_record(path: Path) -> Game:
-    """A game from a saved record: the engine's JSON (`companion demo --save`) or a journal (.jsonl)."""
-    if path.suffix == ".jsonl":
-        from companion.app import journal
-
-        resumed = journal.resume(path)
-        resumed.journal.close()
-        return resumed.game
-    return Game.from_json(path.read_text(encoding="utf-8"))
-
-
 def replay_main(argv: Sequence[str]) -> int:
     parser = argparse.ArgumentParser(prog="companion replay", description="Replay a saved game record on the screens.")
     parser.add_argument("record", type=Path)
@@ -341,10 +354,8 @@ def replay_main(argv: Sequence[str]) -> int:
     parser.add_argument("--shots", type=Path)
     parser.add_argument("--pause", type=float, default=SHOW_SECONDS)
     args = parser.parse_args(list(argv))
-    try:
-        game = load_record(args.record)
-    except (OSError, CompanionError, ValueError) as error:
-        print(f"companion replay: {args.record}: {error}", file=sys.stderr)
+    game = open_record(args.record, "companion replay")
+    if game is None:
         return 1
     headless = args.headless or not _has_display()
     screens_ = Screens(window=not headless, shots=args.shots, pause=0 if headless else args.pause)

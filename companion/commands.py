@@ -1,6 +1,7 @@
 """What a player asked for: one `UiCommand`, whether it came from a touch, a GPIO button or a key.
 
-Pure module (no pygame) so the button logic, the view-models and their tests share it.
+The input vocabulary (keys, verbs, commands) that the screens (`companion.ui`) and the buttons
+(`companion.hardware`) both speak. It imports nothing of ours, so neither depends on the other.
 """
 
 from __future__ import annotations

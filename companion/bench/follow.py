@@ -1,19 +1,23 @@
-"""`companion bench follow [--json] [--games N]`: the camera following whole games, move by move.
+"""`companion bench follow [--split developed|unseen|both] [--json] [--games N]`: the camera
+following whole games, move by move.
 
 Each game is a random playout of the rules engine, filmed by the synthetic camera as the players
-make it: pieces stay where hands put them, the light drifts and a lamp is switched or turned
-warmer now and then, a glare spot stays where the lamp throws it, the board is bumped once in a
-while, and every few moves a hand is held perfectly still over the board. After every move the
-same picture is read two ways:
+make it: pieces stay where hands put them, the light drifts and a lamp is switched on, off or
+turned warmer now and then, a glare spot stays where the lamp throws it, the board is bumped once
+in a while, and every few moves a hand is held perfectly still over the board. Two splits, as
+`companion bench vision` has them: the classic and modern pieces the reader was developed on, and
+printings nobody tuned on (`vision.sim.unseen`, each calibrated under its own evening's light).
+After every move the same picture is read two ways:
 
 - *following*: compared with the picture last agreed on (the game says what it shows, as the
   controller does after each move), only the changed squares read, among what the rules allow
-  there (`Observer.candidates`, worked out here from the engine's legal actions);
+  there (`Observer.candidates`, from `companion.sight` as the controller tells it);
 - *whole*: the absolute read of every square, as before any agreement (`companion read`).
 
 Printed for both: squares wrong (unsure counted), silently wrong, boards read with no error,
-boards refused with no hand in view, hands read, read time; and for following, the squares that
-changed which it missed. The machine's speed is given by a full-frame warp timed in the same run.
+boards refused with no hand in view, hands read and squares misread under them, read time; and
+for following, the squares that changed which it missed. The machine's speed is given by a
+full-frame warp timed in the same run.
 """
 
 from __future__ import annotations
@@ -30,6 +34,7 @@ import statistics
 import sys
 import time
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -37,32 +42,16 @@ import cv2
 import numpy as np
 
 from companion import rules
-from companion.app.bench_vision import _calibrated, truth_of
-from companion.tracker import TILE_CLASS
-from vision import geometry, rectify
+from companion.bench.vision import SPLITS, truth_of
+from companion.sight import candidates
+from companion.sim.eyes import refusal, synthetic_calibration
+from companion.tracker import expected_cells
+from vision import rectify
 from vision.observer import Observer
 from vision.reading import CELLS, BoardReading, CellClass, CellReading
-from vision.sim import synthetic
-from vision.sim.synthetic import Scene
-
-_TILES = frozenset(TILE_CLASS.values())
-
-
-def allowed(game: rules.Game, board: str = "standard") -> tuple[frozenset[CellClass], ...]:
-    """What may stand on each square after the next action: what stands there now, and what any
-    legal action would put there, a tile of any colour the river or the land takes wherever one
-    may be put (the players' hands are hidden at a real table)."""
-    sets = [{truth.cls} for truth in truth_of(game.state, board).cells]
-    for action in game.legal_actions():
-        game.apply(action)
-        for cell, truth in enumerate(truth_of(game.state, board).cells):
-            sets[cell].add(truth.cls)
-        game.undo()
-    rivers = geometry.river_cells(board)
-    for cell, classes in enumerate(sets):
-        if classes & _TILES:
-            classes |= {CellClass.TILE_BLUE} if cell in rivers else _TILES - {CellClass.TILE_BLUE}
-    return tuple(frozenset(classes) for classes in sets)
+from vision.sim import synthetic, unseen
+from vision.sim.perturbations import Conditions
+from vision.sim.synthetic import Scene, Style
 
 
 @dataclass
@@ -84,7 +73,7 @@ class Tally:
     def add(self, truth: Scene, reading: BoardReading, before: Scene | None) -> None:
         self.reads += 1
         if not reading.ok:
-            self.refused[reading.message.split(":")[0]] += 1
+            self.refused[refusal(reading)] += 1
             return
         errors = 0
         for real, seen in zip(truth.cells, reading.cells, strict=True):
@@ -131,14 +120,46 @@ def _timed(observer: Observer, frame: np.ndarray, tally: Tally) -> BoardReading:
     return reading
 
 
-def play(seed: int, style: str, size: tuple[int, int], moves: int, hands_every: int,
+@dataclass(frozen=True)
+class Table:
+    """One table for a whole game: the pieces' look, where the camera hangs, the light the evening
+    starts in (calibrated under it) and how it changes from move to move."""
+
+    style: Style
+    pose: synthetic.CameraPose
+    light: Conditions
+    drift: Callable[[Conditions, np.random.Generator], Conditions]
+
+
+def _developed_drift(conditions: Conditions, rng: np.random.Generator) -> Conditions:
+    """A lamp switched on, turned warmer or cooler, the exposure drifting, now and then."""
+    if rng.random() < 0.15:
+        exposure = float(np.clip(conditions.exposure * rng.uniform(0.85, 1.15), 0.6, 1.4))
+        return replace(conditions, lamp=float(rng.uniform(-0.7, 0.7)), exposure=exposure)
+    return conditions
+
+
+def _table(split: str, game: int, size: tuple[int, int], rng: np.random.Generator) -> Table:
+    if split == "developed":
+        style: Style = ("classic", "modern")[game % 2]
+        pose = synthetic.random_pose(rng, size)
+        return Table(style, pose, replace(synthetic.random_conditions(rng, bump=False), placement=game),
+                     _developed_drift)
+    printing = unseen.random_printing(int(rng.integers(1 << 30))).put_down(game)
+    return Table(printing, unseen.random_pose(rng, printing, size), unseen.evening(rng), unseen.drift)
+
+
+def play(split: str, seed: int, size: tuple[int, int], moves: int, hands_every: int,
          follow: Tally, whole: Tally, warp_ms: list[float]) -> None:
-    """One game, filmed and read both ways."""
-    rng = np.random.default_rng(seed)
-    pose = synthetic.random_pose(rng, size)
-    calibration = _calibrated(style, size, pose, int(rng.integers(1 << 30)))
+    """One game at one table, filmed and read both ways."""
+    rng = np.random.default_rng([seed, SPLITS.index(split)])
+    table = _table(split, seed, size, rng)
+    style, pose = table.style, table.pose
+    # The developed split's pieces are shown at calibration in a perfect picture, as `bench vision` does.
+    light = None if split == "developed" else table.light
+    calibration = synthetic_calibration(pose, size, style=style, seed=int(rng.integers(1 << 30)), conditions=light)
     following, reading_whole = Observer(calibration, still_frames=1), Observer(calibration, still_frames=1)
-    conditions = replace(synthetic.random_conditions(rng, bump=False), placement=seed)
+    conditions = table.light
     game = rules.Game.new(int(rng.integers(2, 5)), seed=seed)
     chooser = random.Random(seed)
     truth = truth_of(game.state)
@@ -149,14 +170,12 @@ def play(seed: int, style: str, size: tuple[int, int], moves: int, hands_every: 
     for step in range(1, moves + 1):
         if game.state.over:
             break
-        following.candidates = allowed(game)
+        following.candidates = candidates(game.state, expected_cells(game.state))
         game.apply(chooser.choice(game.legal_actions()))
         now = truth_of(game.state)
         if now.cells == truth.cells:
             continue  # a decision on the buttons: nothing to see
-        if rng.random() < 0.15:  # a lamp switched on, turned warmer or cooler; the exposure drifts
-            conditions = replace(conditions, lamp=float(rng.uniform(-0.7, 0.7)),
-                                 exposure=float(np.clip(conditions.exposure * rng.uniform(0.85, 1.15), 0.6, 1.4)))
+        conditions = table.drift(conditions, rng)
         if rng.random() < 0.05:  # the board bumped
             conditions = replace(conditions, board_shift_mm=(float(rng.uniform(-12, 12)), float(rng.uniform(-12, 12))),
                                  board_rotation_deg=float(rng.uniform(-2, 2)))
@@ -164,20 +183,8 @@ def play(seed: int, style: str, size: tuple[int, int], moves: int, hands_every: 
         for observer in (following, reading_whole):
             observer.tall = observer.face_down = monuments
         if hands_every and step % hands_every == 0:  # a hand held still over the board first
-            hand = replace(conditions, hands=(synthetic.random_hand(rng),))
-            shot = synthetic.render(now, style=style, size=size, pose=pose, conditions=hand, seed=step + 5000)
-            grid = following.calibration.homography if following.calibration else calibration.homography
-            mask = rectify.rectify(shot.hand_mask.astype(np.uint8) * 255, grid)
-            covered = rectify.cells(mask[..., None]).reshape(CELLS, -1).mean(axis=1) > 25
-            if covered.any():  # over a tenth of a square at least, not only beside the board
-                for observer, tally in ((following, follow), (reading_whole, whole)):
-                    tally.hands += 1
-                    read = observer.read(shot.frame)
-                    tally.hands_read += read.ok
-                    if read.ok:
-                        under = np.flatnonzero(covered)
-                        tally.silent_under_hand += sum(read.cells[c].cls not in (now.cells[c].cls, CellClass.UNKNOWN)
-                                                       for c in under)
+            _hands(now, table, size, replace(conditions, hands=(synthetic.random_hand(rng),)), step,
+                   ((following, follow), (reading_whole, whole)))
         frame = synthetic.render(now, style=style, size=size, pose=pose, conditions=conditions, seed=step).frame
         seen = _timed(following, frame, follow)
         follow.add(now, seen, truth)
@@ -190,17 +197,39 @@ def play(seed: int, style: str, size: tuple[int, int], moves: int, hands_every: 
         truth = now
 
 
-def run(games: int, seed: int, size: tuple[int, int], moves: int, hands_every: int,
+def _hands(now: Scene, table: Table, size: tuple[int, int], conditions: Conditions, step: int,
+           readers: tuple[tuple[Observer, Tally], ...]) -> None:
+    """A hand held perfectly still over the board (no motion gives it away): never to be read, and
+    no square under it misread."""
+    shot = synthetic.render(now, style=table.style, size=size, pose=table.pose, conditions=conditions,
+                            seed=step + 5000)
+    calibration = readers[0][0].calibration
+    assert calibration is not None
+    mask = rectify.rectify(shot.hand_mask.astype(np.uint8) * 255, calibration.homography)
+    covered = np.flatnonzero(rectify.cells(mask[..., None]).reshape(CELLS, -1).mean(axis=1) > 25)
+    if not len(covered):  # over a tenth of a square at least, not only beside the board
+        return
+    for observer, tally in readers:
+        tally.hands += 1
+        read = observer.read(shot.frame)
+        tally.hands_read += read.ok
+        if read.ok:
+            tally.silent_under_hand += sum(read.cells[c].cls not in (now.cells[c].cls, CellClass.UNKNOWN)
+                                           for c in covered)
+
+
+def run(split: str, games: int, seed: int, size: tuple[int, int], moves: int, hands_every: int,
         progress: bool = False) -> dict[str, Any]:
     follow, whole = Tally(), Tally()
     warp_ms: list[float] = []
     for game in range(games):
-        play(seed + game, ("classic", "modern")[game % 2], size, moves, hands_every, follow, whole, warp_ms)
+        play(split, seed + game, size, moves, hands_every, follow, whole, warp_ms)
         if progress:
             print(".", end="", file=sys.stderr, flush=True)
     if progress:
         print(file=sys.stderr)
     return {
+        "split": split,
         "games": games,
         "seed": seed,
         "frame_size": list(size),
@@ -211,8 +240,9 @@ def run(games: int, seed: int, size: tuple[int, int], moves: int, hands_every: i
 
 
 def _print(result: dict[str, Any]) -> None:
-    print(f"{result['games']} games from seed {result['seed']}, camera {result['frame_size'][0]}x"
-          f"{result['frame_size'][1]}; a full-frame warp took {result['full_frame_warp_ms_median']:.1f} ms")
+    width, height = result["frame_size"]
+    print(f"{result['split']} split: {result['games']} games from seed {result['seed']}, camera {width}x{height}; "
+          f"a full-frame warp took {result['full_frame_warp_ms_median']:.1f} ms")
     print(f"{'':34}{'following':>14}{'whole':>14}")
     f, w = result["following"], result["whole"]
     rows = [
@@ -243,7 +273,9 @@ def _print(result: dict[str, Any]) -> None:
 
 def main(argv: list[str]) -> int:
     parser = argparse.ArgumentParser(prog="companion bench follow", description=__doc__.splitlines()[0])
-    parser.add_argument("--games", type=int, default=8)
+    parser.add_argument("--split", default="both", choices=(*SPLITS, "both"),
+                        help="developed (the classic and modern pieces), unseen (printings nobody tuned on), or both")
+    parser.add_argument("--games", type=int, default=8, help="games per split (default 8)")
     parser.add_argument("--moves", type=int, default=60, help="actions played per game (default 60)")
     parser.add_argument("--seed", type=int, default=2026)
     parser.add_argument("--size", default="2028x1520", help="camera still size, WIDTHxHEIGHT")
@@ -252,9 +284,12 @@ def main(argv: list[str]) -> int:
     args = parser.parse_args(argv)
     width, height = (int(v) for v in args.size.lower().split("x"))
     cv2.setNumThreads(1)
-    result = run(args.games, args.seed, (width, height), args.moves, args.hands_every, progress=not args.json)
+    splits = SPLITS if args.split == "both" else (args.split,)
+    results = [run(split, args.games, args.seed, (width, height), args.moves, args.hands_every,
+                   progress=not args.json) for split in splits]
     if args.json:
-        print(json.dumps(result, indent=1))
+        print(json.dumps(results, indent=1))
     else:
-        _print(result)
+        for result in results:
+            _print(result)
     return 0

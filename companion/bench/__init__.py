@@ -1,4 +1,4 @@
-"""`companion bench {rules,vision,game}`: each benchmark lives in its own module."""
+"""`companion bench {rules,vision,game,render,phone}`: each benchmark lives in its own module."""
 
 from __future__ import annotations
 
@@ -6,11 +6,12 @@ import importlib
 import sys
 
 BENCHMARKS = {
-    "rules": "companion.app.bench_rules",
-    "vision": "companion.app.bench_vision",
-    "follow": "companion.app.bench_follow",
-    "game": "companion.app.bench_game",
-    "render": "companion.app.bench_render",
+    "rules": "companion.bench.rules",
+    "vision": "companion.bench.vision",
+    "follow": "companion.bench.follow",
+    "game": "companion.bench.game",
+    "render": "companion.bench.render",
+    "phone": "companion.bench.phone",
 }
 
 

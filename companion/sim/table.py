@@ -28,9 +28,10 @@ from companion.rules import (
     Swap,
     TakeTreasure,
     Withdraw,
+    block_cells,
+    policy_action,
     state_summary,
 )
-from companion.rules.policy import choose
 from companion.tracker import Look, expected_cells
 from vision.reading import BoardReading, CellClass, CellReading, ReadStatus
 
@@ -93,7 +94,7 @@ class Table:
                 self.board[cell] = look
             self.chores.clear()
             return Move(True)
-        action = choose(self.truth, self.rng)
+        action = policy_action(self.truth, self.rng)
         if isinstance(action, _BY_HAND) or (isinstance(action, BuildMonument | TakeTreasure)
                                              and self.rng.random() < self.by_hand):
             actions: list[Action] = [action]
@@ -111,7 +112,7 @@ class Table:
         pending = self.truth.pending
         if pending.kind is not PendingKind.ACTION or pending.actions_left != 1 or self.rng.random() >= self.quick:
             return None
-        action = choose(self.truth, self.rng)
+        action = policy_action(self.truth, self.rng)
         return action if isinstance(action, _BY_HAND) else None
 
     def _play(self, action: Action, *, by_hand: bool) -> list[Event]:
@@ -119,7 +120,7 @@ class Table:
         later = {cell for e in events if e.kind in _CHORES for cell in e.cells}
         if by_hand:  # what the player did with their own hand is done already
             if isinstance(action, BuildMonument):
-                later -= {action.cell, action.cell + 1, action.cell + 16, action.cell + 17}
+                later -= set(block_cells(action.cell))
             if isinstance(action, TakeTreasure):
                 later.discard(action.cell)
         for cell, wanted in enumerate(expected_cells(self.truth.state)):

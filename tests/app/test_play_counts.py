@@ -1,0 +1,98 @@
+"""How a whole game's moves are counted (the game benchmark's figures), with stand-in eyes."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import replace
+
+import pytest
+
+from companion.app.controller import Controller
+from companion.rules import Game
+from companion.sim.demo import DemoError, Screens, Stats, play
+from companion.sim.table import Table, reading_of
+from companion.tracker import Look
+from vision.reading import BoardReading, CellClass, CellReading, ReadStatus
+
+
+class _Sight:
+    """What the controller briefs; nothing behind it."""
+
+    def __init__(self) -> None:
+        self.tall: frozenset[int] = frozenset()
+        self.excused: frozenset[int] = frozenset()
+        self.face_down: frozenset[int] | None = None
+        self.candidates: object = None
+
+    def agree(self, shown: object) -> None:
+        del shown
+
+
+class RefusingEyes:
+    """A camera whose every still look is refused, as when the edge test never lets a board through."""
+
+    read_ms = 0.0
+
+    def __init__(self) -> None:
+        self.observer = _Sight()
+
+    def look(self, looks: Sequence[Look], *, hand: bool = True) -> BoardReading:
+        return self.again()
+
+    def again(self) -> BoardReading:
+        return BoardReading(ReadStatus.MOVING, board_found=True, hands_in_view=True,
+                            message="Something lies over the board's left edge: a hand, a cup, a deep shadow?")
+
+
+class MisreadingEyes(RefusingEyes):
+    """A camera that reads every board perfectly, except on the first move: there it also sees,
+    with confidence, a red leader standing in the river (no rule explains that)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.board: list[Look] = []
+        self.wrong = True
+
+    def look(self, looks: Sequence[Look], *, hand: bool = True) -> BoardReading:
+        before, self.board = self.board, list(looks)
+        reading = reading_of(looks)
+        changed = [c for c, (a, b) in enumerate(zip(before, looks, strict=False)) if a != b]
+        if self.wrong and changed:
+            self.wrong = False
+            river = next(c for c, look in enumerate(looks) if look.cls is CellClass.EMPTY_RIVER)
+            cells = list(reading.cells)
+            cells[river] = CellReading(CellClass.LEADER_RED, 1.0)
+            reading = replace(reading, cells=tuple(cells))
+        return reading
+
+    def again(self) -> BoardReading:
+        return reading_of(self.board)
+
+
+def _game(seed: int = 1) -> tuple[Table, Controller]:
+    return Table.new(3, seed), Controller(Game.new(3, hidden_hands=True))
+
+
+def test_a_game_whose_every_look_is_refused_stalls_and_is_not_a_silent_disagreement() -> None:
+    table, controller = _game()
+    stats = Stats()
+    with pytest.raises(DemoError, match="stalled"):
+        play(table, controller, RefusingEyes(), Screens(), stats)
+    assert stats.seen >= 1  # the move was made on the board ...
+    assert stats.unaided == 0  # ... not recognised ...
+    assert stats.corrected == 0
+    assert stats.stalled == 1  # ... the game stalled ...
+    assert stats.silent == 0  # ... and the companion never claimed a board it had not seen
+
+
+def test_moves_that_needed_help_are_counted_by_what_the_players_were_asked() -> None:
+    table, controller = _game()
+    stats = Stats()
+    eyes = MisreadingEyes()
+    eyes.board = list(table.board)
+    play(table, controller, eyes, Screens(), stats)
+    assert table.over
+    assert stats.corrected >= 1
+    assert sum(stats.helped_by.values()) >= stats.corrected
+    assert stats.unaided + stats.corrected == stats.seen
+    assert stats.silent == stats.stalled == 0
