@@ -26,18 +26,12 @@ import cv2
 import numpy as np
 
 from vision.reading import CELLS, COLUMNS, ROWS
+from vision.tuning import TUNING
 
+_T = TUNING.change
 _PARTS = 2  # each square's light is measured on 2×2 parts of it: a light changing across a square
-_DARK = 12.0  # grey levels: a part this dark in the reference tells nothing of a change of gain
-_CLIPPED = 250.0  # ... nor one this bright, in either picture (the sensor saturated)
-_SPREAD = 3.0  # a part further than this many robust deviations from the smooth gain is an outlier
-_LEAST_SPREAD = 0.004  # the smallest deviation of a log-gain that counts (a noiseless picture)
 _SHIFT = 1  # px (at 16 px per square, about 2 mm): how far a piece may have been nudged
-_SMOOTH = 0.7  # px: the pictures are smoothed a little first, for the sensor's noise
-_LEAST_NOISE = 0.05  # squared grey levels: the least noise a square's difference is measured against
 _INSET = 2  # px of each square's edge left out: a neighbour's piece or its shadow may overhang
-_CHANGED = 6.0  # how many times its expected noise a square's difference must be to be changed
-_TYPICAL = 0.75  # the share of squares, the least different, taken as unchanged to measure noise
 
 
 class Change(NamedTuple):
@@ -72,7 +66,7 @@ class Reference(NamedTuple):
 def reference(picture: np.ndarray) -> Reference:
     """The agreed picture (from `rectify`) made ready to be compared with."""
     px = picture.shape[0] // ROWS
-    before = cv2.GaussianBlur(picture.astype(np.float32), (0, 0), _SMOOTH)
+    before = cv2.GaussianBlur(picture.astype(np.float32), (0, 0), _T.smooth)
     reach = np.ones((2 * _SHIFT + 1, 2 * _SHIFT + 1), np.uint8)
     highest, lowest = cv2.dilate(before, reach), cv2.erode(before, reach)
     spread = highest - lowest
@@ -100,9 +94,9 @@ def light_change(top_down: np.ndarray, before: Reference) -> np.ndarray:
     by least squares, again and again leaving out the parts far from it (robust spread of the
     log-gains): what changed on the board lies far off, what only the light changed lies on it."""
     now = _parts(top_down)
-    clipped = _brightest(np.maximum(top_down, before.picture)) >= _CLIPPED
+    clipped = _brightest(np.maximum(top_down, before.picture)) >= TUNING.clipped
     clean = _parts(np.repeat(clipped[..., None], 3, axis=2).astype(np.float32))[:, 0] == 0
-    usable = clean & np.all(before.parts > _DARK, axis=1)
+    usable = clean & np.all(before.parts > _T.dark, axis=1)
     ratio = np.log(np.maximum(now, 1.0) / np.maximum(before.parts, 1.0))
     basis = _surface()
     inliers = usable.copy()
@@ -113,8 +107,8 @@ def light_change(top_down: np.ndarray, before: Reference) -> np.ndarray:
         terms = basis[inliers]
         solution = np.linalg.solve(terms.T @ terms + 1e-6 * np.eye(len(solution)), terms.T @ ratio[inliers])
         off = np.linalg.norm(ratio - basis @ solution, axis=1)
-        spread = max(1.4826 * float(np.median(off[inliers])), _LEAST_SPREAD)
-        inliers = usable & (off < _SPREAD * spread)
+        spread = max(1.4826 * float(np.median(off[inliers])), _T.least_spread)
+        inliers = usable & (off < _T.spread * spread)
     h, w = top_down.shape[:2]
     coarse = np.exp(basis @ solution).astype(np.float32).reshape(ROWS * _PARTS, COLUMNS * _PARTS, 3)
     gain: np.ndarray = cv2.resize(coarse, (w, h), interpolation=cv2.INTER_LINEAR)
@@ -154,23 +148,23 @@ def compare(top_down: np.ndarray, before: Reference) -> Change:
     """The picture now (from `rectify`) against the agreed one: see `Change`."""
     px = top_down.shape[0] // ROWS
     gain = light_change(top_down, before)
-    now = cv2.GaussianBlur(top_down.astype(np.float32) / gain, (0, 0), _SMOOTH)
+    now = cv2.GaussianBlur(top_down.astype(np.float32) / gain, (0, 0), _T.smooth)
     # Each pixel now is compared with the range the agreed picture shows within _SHIFT of it: a
     # piece nudged by a millimetre or two stays within it, a new one does not. A clipped channel
     # now says only "at least this bright" (a lamp switched on under a locked exposure); clipped
     # in the agreed picture too, it says nothing.
-    exact = (top_down < _CLIPPED).astype(np.float32)
+    exact = (top_down < TUNING.clipped).astype(np.float32)
     off = np.maximum(now - before.highest, 0) + np.maximum(before.lowest - now, 0) * exact
-    unclipped = _brightest(np.minimum(top_down, before.picture)) < _CLIPPED
+    unclipped = _brightest(np.minimum(top_down, before.picture)) < TUNING.clipped
     difference = _inner(_summed(off * off) * unclipped, px)
     # The noise to expect, measured on the squares least different: the sensor's, and more
     # where the square has sharp detail.
     design = np.stack([np.ones(CELLS), before.detail], axis=1)
     score = difference
-    typical = difference <= np.quantile(difference, _TYPICAL)
+    typical = difference <= np.quantile(difference, _T.typical)
     for _ in range(3):
         terms = design[typical]
         fit = np.linalg.solve(terms.T @ terms + 1e-6 * np.eye(2), terms.T @ difference[typical])
-        score = difference / (design @ np.maximum(fit, 0.0) + _LEAST_NOISE)
-        typical = score <= np.quantile(score, _TYPICAL)
-    return Change(gain, score.astype(np.float32), score > _CHANGED)
+        score = difference / (design @ np.maximum(fit, 0.0) + _T.least_noise)
+        typical = score <= np.quantile(score, _T.typical)
+    return Change(gain, score.astype(np.float32), score > _T.changed)

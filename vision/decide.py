@@ -6,7 +6,7 @@ may stand there now (`Observer.candidates`): the agreed picture of the square it
 changed after all: a glare moved, a shadow fell), its own bare board as the set-up picture showed
 it, the pieces shown at calibration, and the pieces this table showed at earlier agreements
 (`vision.memory`). Each picture may take a little more or less light and some glare, as the
-second look of an absolute read allows (`classify._fit_loss`). The class whose picture fits best
+second look of an absolute read allows (`second_look.fit_loss`). The class whose picture fits best
 is taken when the next class fits clearly worse; a class the rules allow but of which no picture
 was ever seen counts as fitting as badly as a picture may and still be known. A class the rules
 exclude is never named.
@@ -21,10 +21,16 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
-from vision import classify
+from vision import leaders, rings
+from vision.first_look import confidence_of
+from vision.light import Light
 from vision.reading import CELLS, CellClass, CellReading
 from vision.rectify import PX_PER_SQUARE, cells
+from vision.references import References
+from vision.second_look import LOOK_PX, coarse, fit_loss
+from vision.tuning import TUNING
 
+_T = TUNING.follow
 _REFERENCE = -1  # the label of the agreed picture of the square itself
 _TURNED = frozenset(  # pieces that lie flat and are square: any quarter turn looks like a piece of theirs
     {CellClass.TILE_RED, CellClass.TILE_BLUE, CellClass.TILE_GREEN, CellClass.TILE_BLACK, CellClass.CATASTROPHE,
@@ -37,7 +43,7 @@ class Examples:
     """Pictures of pieces under the calibration light, at the second look's size."""
 
     looks: np.ndarray  # K × LOOK_PX² · 3 float32
-    features: np.ndarray  # K × F: `classify.features`, in units of their usual spread (`References.scale`)
+    features: np.ndarray  # K × F: `rings.features`, in units of their usual spread (`References.scale`)
     classes: tuple[CellClass, ...]  # K
     monuments: tuple[tuple[str, str] | None, ...]  # K
 
@@ -56,7 +62,7 @@ class Examples:
 def turned(examples: Examples) -> Examples:
     """The examples of flat square pieces also turned by a quarter, a half and three quarters:
     a tile is put down any way round."""
-    side = classify.LOOK_PX
+    side = LOOK_PX
     looks, features = [examples.looks], [examples.features]
     classes, monuments = list(examples.classes), list(examples.monuments)
     rows = [i for i, cls in enumerate(examples.classes) if cls in _TURNED]
@@ -85,11 +91,9 @@ class Scene:
     @functools.cached_property
     def blind(self) -> np.ndarray:
         """CELLS bool: the squares a glare burnt out in both pictures: no change can be seen there."""
-        burnt = (np.minimum(self.now, self.agreed).max(axis=2) >= classify._CLIPPED) & (
-            self.glare > classify._GLARE_CLIPS
-        )
+        burnt = (np.minimum(self.now, self.agreed).max(axis=2) >= TUNING.clipped) & (self.glare > TUNING.glare_clips)
         share: np.ndarray = cells(burnt[..., None].astype(np.float32), PX_PER_SQUARE).reshape(CELLS, -1).mean(axis=1)
-        return share > classify._WASHED
+        return share > TUNING.washed
 
 
 class Verdict(NamedTuple):
@@ -111,7 +115,7 @@ def decide(
     squares: Sequence[int],
     agreed: Sequence[CellReading],
     allowed: Sequence[Collection[CellClass] | None],
-    references: classify.References,
+    references: References,
     examples: Examples,
     min_confidence: float,
 ) -> list[Verdict]:
@@ -140,15 +144,14 @@ def decide(
     # own look at set-up.
     calibrated = np.stack([np.maximum(raw - glare, 0) / gain, np.maximum(agreed_raw * change - glare, 0) / gain,
                            cells(references.board, PX_PER_SQUARE)[index].astype(np.float32)])
-    rings = classify.features(calibrated.reshape(-1, *raw.shape[1:]), classify.Light.unchanged(3 * len(index)))
-    now_rings, agreed_rings, own_rings = (rings / references.scale).reshape(3, len(index), -1)
+    measured = rings.features(calibrated.reshape(-1, *raw.shape[1:]), Light.unchanged(3 * len(index)))
+    now_rings, agreed_rings, own_rings = (measured / references.scale).reshape(3, len(index), -1)
     apart = np.sqrt(np.maximum(
         (now_rings**2).sum(1)[:, None] - 2 * now_rings @ examples.features.T + examples.norms[None, :],
         0.0,
     ))
-    coarse = classify._coarse
     target = coarse(raw - glare)
-    exact = coarse((raw >= classify._CLIPPED).astype(np.float32)) == 0
+    exact = coarse((raw >= TUNING.clipped).astype(np.float32)) == 0
     before = coarse(agreed_raw * change - glare)  # the agreed picture under the light now
     lit = coarse(gain)
     blind = scene.blind[index]
@@ -174,25 +177,25 @@ def decide(
         unseen = told is not None and bool(set(told) - seen - {CellClass.UNKNOWN})
         near = np.concatenate([apart[k, rows], np.linalg.norm(np.array(extra_rings) - now_rings[k], axis=1)
                                if extra_rings else np.zeros(0)])
-        by_rings = _ranked(near, labels, was, unseen, classify._confidence, classify._FAR / 2)
+        by_rings = _ranked(near, labels, was, unseen, confidence_of, _T.unseen_rings)
         # The pixels of the pictures nearest in rings (a few poses of each class) and of the extras.
         fitted = _nearest(near[: len(rows)], labels[: len(rows)])
         looks = np.concatenate([examples.looks[rows[fitted]] * lit[k],
                                 np.array(extra_looks).reshape(len(extra_codes), -1)])
-        loss = classify._fit_loss(looks, target[k], exact[k])
+        loss = fit_loss(looks, target[k], exact[k])
         pixels = _ranked(loss, np.concatenate([labels[fitted], extra_codes]).astype(np.intp), was, unseen,
-                         _pixel_confidence, classify._LOOK_FAR)
+                         _pixel_confidence, _T.unseen_pixels)
         verdict = _verdict(by_rings, pixels, bool(blind[k]), min_confidence)
         cls, confidence = verdict.reading.cls, verdict.reading.confidence
         if cls is CellClass.MONUMENT and not verdict.unchanged:
             monument = _monument(loss[: len(fitted)], rows[fitted], examples)
             verdict = verdict._replace(reading=CellReading(cls, confidence, None, monument))
-        if cls in classify._LEADERS and not verdict.unchanged and cls in references.leader_colours:
+        if cls in leaders.LEADERS and not verdict.unchanged and cls in references.leader_colours:
             # A figure turned and leaning as no picture was may come nearer another colour's
-            # pictures: its middle must show its colour (see `classify._colour_agrees`).
-            middle = raw[k][classify._FIGURE, classify._FIGURE]
-            light = gain[k][classify._FIGURE, classify._FIGURE].reshape(-1, 3).mean(axis=0)
-            if not classify._colour_agrees(cls, middle, 1.0, light, references):
+            # pictures: its middle must show its colour (see `leaders.colour_agrees`).
+            middle = raw[k][leaders.FIGURE, leaders.FIGURE]
+            light = gain[k][leaders.FIGURE, leaders.FIGURE].reshape(-1, 3).mean(axis=0)
+            if not leaders.colour_agrees(cls, middle, 1.0, light, references):
                 verdict = Verdict(CellReading(CellClass.UNKNOWN, 0.0), False, verdict.dazzled)
         verdicts.append(verdict)
     return verdicts
@@ -203,22 +206,22 @@ CODES = {cls: i for i, cls in enumerate(_CLASSES)}
 # Classes whose only picture is the square's own (bare board has its printed pattern; a treasure
 # stands on its own temple): other squares' pictures of them are not taken.
 _OWN_LOOK = frozenset({CellClass.EMPTY_LAND, CellClass.EMPTY_RIVER, CellClass.TREASURE})
-_NEAREST = 12  # pictures of each class, the nearest in rings, fitted pixel by pixel
 
 
 def _nearest(apart: np.ndarray, codes: np.ndarray) -> np.ndarray:
-    """The _NEAREST examples of each class (`codes`), by `apart` (distance to each)."""
+    """The `nearest` examples of each class (`codes`), by `apart` (distance to each)."""
     order = np.argsort(apart, kind="stable")
     ranked = codes[order]
-    picked = [order[ranked == code][:_NEAREST] for code in np.unique(codes)]
+    picked = [order[ranked == code][: _T.nearest] for code in np.unique(codes)]
     return np.sort(np.concatenate(picked)) if picked else np.zeros(0, np.intp)
 
 
 def _pixel_confidence(best: float, other: float) -> float:
-    """As `classify._verdict`: 0.5 when the next class fits _LOOK_MARGIN worse, less when the best
-    fits badly at all."""
-    gap = min(1.0, (other / max(best, 1e-6) - 1) * 0.5 / classify._LOOK_MARGIN)
-    return max(0.0, gap) * min(1.0, classify._LOOK_FAR / max(best, 1e-6))
+    """As the second look's: 0.5 when the next class fits `margin` worse, less when the best fits
+    badly at all."""
+    second = TUNING.second
+    gap = min(1.0, (other / max(best, 1e-6) - 1) * 0.5 / second.margin)
+    return max(0.0, gap) * min(1.0, second.far / max(best, 1e-6))
 
 
 def _ranked(
@@ -253,7 +256,7 @@ def _verdict(by_rings: _Ranked, pixels: _Ranked, blind: bool, min_confidence: fl
         # Bare board shows its own printed pattern, which only pixels tell: a bare arm or a
         # plain piece in the board's colours comes near its rings.
         by_rings = _Ranked(CellClass.UNKNOWN, 0.0)
-    if by_rings.confidence >= classify._SECOND_OPINION:
+    if by_rings.confidence >= TUNING.first.second_opinion:
         chosen = by_rings
     elif pixels.confidence >= min_confidence:
         chosen = pixels
@@ -275,6 +278,6 @@ def _monument(loss: np.ndarray, rows: np.ndarray, examples: Examples) -> tuple[s
     if not fits:
         return None
     ranked = sorted(fits, key=fits.__getitem__)
-    if len(ranked) > 1 and fits[ranked[1]] < classify._NAMED * fits[ranked[0]]:
+    if len(ranked) > 1 and fits[ranked[1]] < TUNING.first.named * fits[ranked[0]]:
         return None
     return ranked[0]

@@ -15,11 +15,13 @@ from dataclasses import dataclass, replace
 import cv2
 import numpy as np
 
-from vision import change, classify, decide, gate, geometry, rectify
+from vision import change, classify, decide, gate, geometry, leaders, light, rectify, rings
 from vision.calibration import MARKER_NAMES, Calibration, align
 from vision.camera import Camera, CameraError
 from vision.memory import Memory
 from vision.reading import CELLS, COLUMNS, ROWS, BoardReading, CellClass, CellReading, ReadStatus, block_cells
+from vision.second_look import coarse
+from vision.tuning import TUNING
 
 log = logging.getLogger(__name__)
 
@@ -44,7 +46,7 @@ class _Agreed:
 
     seen: _Seen
     cells: tuple[CellReading, ...]
-    light: classify.Undone  # its light over the calibration light, pixel by pixel
+    light: light.Undone  # its light over the calibration light, pixel by pixel
     picture: change.Reference  # the picture, ready to be compared with
     tint: np.ndarray  # 3: the lamp's colour then (the light's gain of each channel, over its brightness)
 
@@ -94,7 +96,7 @@ class Observer:
         calibration: Calibration | None,
         *,
         still_frames: int = 3,
-        min_confidence: float = classify.MIN_CONFIDENCE,
+        min_confidence: float = TUNING.min_confidence,
         memory: Memory | None = None,
     ) -> None:
         self.gate = gate.StabilityGate(still_frames)
@@ -148,8 +150,8 @@ class Observer:
         known = np.array(
             [cell.cls in _BARE and cell.cls is setup for cell, setup in zip(cells, references.setup, strict=True)]
         )
-        lit = classify.light(last.picture, references.board, known)
-        undone = classify.undo_light(last.picture, references.board, lit)
+        lit = light.light(last.picture, references.board, known)
+        undone = light.undo_light(last.picture, references.board, lit)
         self._agreed = _Agreed(last, cells, undone, change.reference(last.picture), lit.tint)
         self._learn(sorted(renamed | set(last.changed or ())), cells, last.picture, undone)
         if last.rim is not None:
@@ -157,11 +159,11 @@ class Observer:
             self.gate.watch_rim(gate.rim_places(last.homography, size), last.rim)
 
     def _learn(self, squares: list[int], cells: tuple[CellReading, ...], picture: np.ndarray,
-               undone: classify.Undone) -> None:
+               undone: light.Undone) -> None:
         """Hand the memory these squares' pictures, under the calibration light; squares a glare
         burnt out are left out (nothing of the piece shows there)."""
-        burnt = rectify.cells(picture).max(axis=3) >= classify._CLIPPED
-        clear = [c for c in squares if float(burnt[c].mean()) < _BURNT_FOR_LEARNING]
+        burnt = rectify.cells(picture).max(axis=3) >= TUNING.clipped
+        clear = [c for c in squares if float(burnt[c].mean()) < TUNING.follow.burnt_for_learning]
         if not clear:
             return
         looks = np.clip(np.rint(rectify.cells(undone.image)[clear]), 0, 255).astype(np.uint8)
@@ -234,14 +236,15 @@ class Observer:
         reading; a strong shadow or glare spot on the rim is refused too (reported in the bench),
         and so is a cup left there: the message says where to look. The rim is compared with the
         rim at the last agreement, so it follows the evening's light; before one, with the rim the
-        calibration saw. After the board moved (more than _RIM_MOVED), the rim beyond a narrow
+        calibration saw. After the board moved (more than `rim_moved`), the rim beyond a narrow
         border is the table, which did not move with it: then until the next agreement only what
         reaches over the squares tells an arm."""
         places = gate.rim_places(calibration.homography, calibration.image_size)
         colours = gate.rim_colours(gate.small_image(frame), places)
         agreed = self._agreed
         if agreed is not None:
-            if agreed.seen.rim is None or _shift(agreed.seen.homography, calibration.homography) > _RIM_MOVED:
+            moved = _shift(agreed.seen.homography, calibration.homography)
+            if agreed.seen.rim is None or moved > TUNING.follow.rim_moved:
                 return (), colours
             return gate.rim_sides(gate.rim_unlike(colours, agreed.seen.rim, places)), colours
         if self.calibration is None or self.calibration.rim is None:
@@ -346,8 +349,8 @@ class Observer:
         agreed = self._agreed
         assert agreed is not None
         seen = change.compare(top_down, agreed.picture)
-        light = agreed.light
-        scene = decide.Scene(top_down, agreed.seen.picture, seen.gain, light.brightness, light.glare, agreed.tint)
+        lit = agreed.light
+        scene = decide.Scene(top_down, agreed.seen.picture, seen.gain, lit.brightness, lit.glare, agreed.tint)
         flagged = [int(c) for c in np.flatnonzero(seen.changed)]
         if len(flagged) > CELLS // 2:
             return None
@@ -381,7 +384,7 @@ class Observer:
         # itself, is no doubt).
         doubtful = {c for c, verdict in zip(flagged, verdicts, strict=True)
                     if verdict.reading.cls is not agreed.cells[c].cls
-                    and verdict.reading.confidence < classify._SECOND_OPINION}
+                    and verdict.reading.confidence < TUNING.first.second_opinion}
         arm = _arm_in(set(flagged) - self.tall - self.excused, doubtful)
         if arm:
             return _arm(arm, now)
@@ -416,8 +419,8 @@ class Observer:
             looks, features = [references.coarse_looks], [references.prototypes]
             if len(self.memory):
                 learnt = self.memory.looks.astype(np.float32)
-                looks.append(classify._coarse(learnt))
-                features.append(classify.features(learnt, classify.Light.unchanged(len(learnt))))
+                looks.append(coarse(learnt))
+                features.append(rings.features(learnt, light.Light.unchanged(len(learnt))))
             examples = decide.Examples(
                 np.concatenate(looks),
                 np.concatenate(features) / references.scale,
@@ -454,21 +457,17 @@ class Observer:
         """The dynasty of the leader on a square: looked at closely once, then remembered while the
         same leader stands there looking the same (most leaders stay put for many turns)."""
         assert self.calibration is not None and self.calibration.references is not None
-        closeup = classify.leader_closeup(frame, homography, cell)
+        closeup = leaders.leader_closeup(frame, homography, cell)
         known = self._dynasties.get(cell)
-        if known is not None and known[0] is cls and float(np.abs(known[1] - closeup).mean()) < _SAME_LEADER:
+        same = known is not None and float(np.abs(known[1] - closeup).mean()) < TUNING.leaders.same_leader
+        if known is not None and known[0] is cls and same:
             return known[2]
-        dynasty = classify.name_dynasty(closeup, cls, self.calibration.references)
+        dynasty = leaders.name_dynasty(closeup, cls, self.calibration.references)
         self._dynasties[cell] = (cls, closeup.astype(np.float32), dynasty)
         return dynasty
 
 
-_SAME_LEADER = 4.0  # grey levels: mean change of a leader's close-up that is only noise and light
-_BURNT_FOR_LEARNING = 0.05  # share of a square clipped beyond which its picture is not learnt
 _BARE = (CellClass.EMPTY_LAND, CellClass.EMPTY_RIVER)
-
-
-_RIM_MOVED = 0.1  # squares the grid may have moved since the agreement and its rim still be compared
 
 
 def _shift(before: np.ndarray, now: np.ndarray) -> float:
@@ -596,14 +595,9 @@ def _monument_blocks(monument: list[bool]) -> list[tuple[int, int, int, int]]:
     return blocks
 
 
-# A monument's colours show on its quarters: on 177 monuments under the benchmark's light none had
-# fewer than two quarters whose colours were named, while a hand read as a monument names none.
-_NAMED_QUARTERS = 2
-
-
 def _fourth_quarters(cells: tuple[CellReading, ...]) -> tuple[CellReading, ...]:
     """A monument three of whose quarters are read, with the same colours named on at least
-    _NAMED_QUARTERS of them, stands whole: its fourth quarter, unread, is that monument's too (a
+    `named_quarters` of them, stands whole: its fourth quarter, unread, is that monument's too (a
     tall piece leaning out at the rim of the picture may show one quarter too little to be sure of)."""
     filled = list(cells)
     for quad in _QUADS:
@@ -611,7 +605,7 @@ def _fourth_quarters(cells: tuple[CellReading, ...]) -> tuple[CellReading, ...]:
         unread = [c for c in quad if cells[c].cls is CellClass.UNKNOWN]
         names = {cells[c].monument for c in read} - {None}
         named = sum(cells[c].monument is not None for c in read)
-        if len(read) == 3 and len(unread) == 1 and len(names) == 1 and named >= _NAMED_QUARTERS:
+        if len(read) == 3 and len(unread) == 1 and len(names) == 1 and named >= TUNING.named_quarters:
             confidence = min(cells[c].confidence for c in read)
             filled[unread[0]] = CellReading(CellClass.MONUMENT, confidence, None, names.pop())
     return tuple(filled)
@@ -628,7 +622,7 @@ def _only_what_can_be(cells: tuple[CellReading, ...], board: str) -> tuple[CellR
     blocks = [
         block
         for block in _monument_blocks([cell.cls is CellClass.MONUMENT for cell in cells])
-        if sum(cells[c].monument is not None for c in block) >= _NAMED_QUARTERS
+        if sum(cells[c].monument is not None for c in block) >= TUNING.named_quarters
     ]
     whole = {c for block in blocks for c in block}
     # Three quarters of a monument no whole piece explains: the fourth square is as doubtful.
