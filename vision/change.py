@@ -30,6 +30,7 @@ from vision.tuning import TUNING
 
 _T = TUNING.change
 _PARTS = 2  # each square's light is measured on 2×2 parts of it: a light changing across a square
+_LIGHT_PX = 4  # px per part at which a part's brightness and glare are told apart
 _SHIFT = 1  # px (at 16 px per square, about 2 mm): how far a piece may have been nudged
 _INSET = 2  # px of each square's edge left out: a neighbour's piece or its shadow may overhang
 
@@ -37,7 +38,8 @@ _INSET = 2  # px of each square's edge left out: a neighbour's piece or its shad
 class Change(NamedTuple):
     """How a picture differs from the reference."""
 
-    gain: np.ndarray  # H×W×3 float32: each channel now over the reference, the smooth change of light
+    gain: np.ndarray  # H×W×3 float32: each channel now over the agreed picture: the change of light ...
+    glare: np.ndarray  # H×W float32: ... and the white light added (negative: a glare that went)
     score: np.ndarray  # CELLS: each square's difference, in units of the noise expected there
     changed: np.ndarray  # CELLS bool: the squares whose difference stands out of the noise
 
@@ -86,18 +88,24 @@ def _surface() -> np.ndarray:
     return _basis(x.ravel(), y.ravel())
 
 
-def light_change(top_down: np.ndarray, before: Reference) -> np.ndarray:
-    """The smooth change of light from the agreed picture to `top_down` (seen from above, the
-    same size): the gain of each channel at every pixel (H×W×3 float32).
+def light_change(top_down: np.ndarray, before: Reference) -> tuple[np.ndarray, np.ndarray]:
+    """The change of light from the agreed picture to `top_down` (seen from above, the same size):
+    now ≈ gain · agreed + glare, the gain of each channel (H×W×3) and the white glare (H×W) at
+    every pixel.
 
-    Measured on parts of squares as a log-gain per channel, fitted with a quadratic surface
-    by least squares, again and again leaving out the parts far from it (robust spread of the
-    log-gains): what changed on the board lies far off, what only the light changed lies on it."""
-    now = _parts(top_down)
+    A lamp switched on or turned warmer, the exposure drifting: a gain per channel over the whole
+    board, measured on parts of squares as log-gains and fitted with a quadratic surface by least
+    squares, again and again leaving out the parts far from it (what changed on the board lies far
+    off). A shadow falling across a few squares, a lamp's reflection coming or going, bend the
+    light faster: on each part, its pixels tell a brightness and a white glare beyond the surface
+    (dark pixels take a glare as much as bright ones, a brightness only in proportion), and each
+    is followed by the median of the parts around (`follow`), which a shadow or a glare spot
+    covering most of them moves and a few changed squares do not."""
+    now, was = _parts(top_down), before.parts
     clipped = _brightest(np.maximum(top_down, before.picture)) >= TUNING.clipped
     clean = _parts(np.repeat(clipped[..., None], 3, axis=2).astype(np.float32))[:, 0] == 0
-    usable = clean & np.all(before.parts > _T.dark, axis=1)
-    ratio = np.log(np.maximum(now, 1.0) / np.maximum(before.parts, 1.0))
+    usable = clean & np.all(was > _T.dark, axis=1)
+    ratio = np.log(np.maximum(now, 1.0) / np.maximum(was, 1.0))
     basis = _surface()
     inliers = usable.copy()
     solution = np.zeros((basis.shape[1], 3), np.float32)
@@ -109,10 +117,61 @@ def light_change(top_down: np.ndarray, before: Reference) -> np.ndarray:
         off = np.linalg.norm(ratio - basis @ solution, axis=1)
         spread = max(1.4826 * float(np.median(off[inliers])), _T.least_spread)
         inliers = usable & (off < _T.spread * spread)
+    surface = np.exp(basis @ solution).astype(np.float32)  # parts × 3
+    brightness, glare = _beyond(top_down, before.picture, surface)
     h, w = top_down.shape[:2]
-    coarse = np.exp(basis @ solution).astype(np.float32).reshape(ROWS * _PARTS, COLUMNS * _PARTS, 3)
-    gain: np.ndarray = cv2.resize(coarse, (w, h), interpolation=cv2.INTER_LINEAR)
-    return gain
+    shape = (ROWS * _PARTS, COLUMNS * _PARTS)
+    gain = (surface * (1 + brightness[:, None])).reshape(*shape, 3)
+    return (cv2.resize(gain, (w, h), interpolation=cv2.INTER_LINEAR),
+            cv2.resize(glare.reshape(shape).astype(np.float32), (w, h), interpolation=cv2.INTER_LINEAR))
+
+
+def _beyond(top_down: np.ndarray, picture: np.ndarray, surface: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Beyond the smooth surface (parts × 3), each part's extra brightness (a share) and white
+    glare (grey levels), fitted on its pixels (`now - lit ≈ brightness · lit + glare`, lit the
+    agreed picture under the surface's light) and followed from the parts around (`_local_median`).
+    A part too even to tell the one from the other, or clipped, tells nothing."""
+    side = _LIGHT_PX * _PARTS  # px per square at which the parts' pixels are taken
+    size = (COLUMNS * side, ROWS * side)
+    now, was = (cv2.resize(image, size, interpolation=cv2.INTER_AREA).astype(np.float32)
+                for image in (top_down, picture))
+    gain = cv2.resize(surface.reshape(ROWS * _PARTS, COLUMNS * _PARTS, 3), size, interpolation=cv2.INTER_NEAREST)
+    rows, columns = ROWS * _PARTS, COLUMNS * _PARTS
+
+    def parts(image: np.ndarray) -> np.ndarray:  # each part's pixels and channels in a row
+        split = image.reshape(rows, _LIGHT_PX, columns, _LIGHT_PX, -1).transpose(0, 2, 1, 3, 4)
+        return split.reshape(rows * columns, -1)
+
+    lit = parts(was * gain)
+    left = parts(now) - lit
+    usable = parts(((now < TUNING.clipped - 10) & (was < TUNING.clipped - 10)).astype(np.float32))
+    count = usable.sum(axis=1)
+    sx, sxx = (usable * lit).sum(axis=1), (usable * lit * lit).sum(axis=1)
+    sy, sxy = (usable * left).sum(axis=1), (usable * lit * left).sum(axis=1)
+    det = count * sxx - sx * sx
+    mean = sx / np.maximum(count, 1)
+    # Told apart where the part's pixels spread over a tenth of their brightness at least.
+    told = (count >= usable.shape[1] / 2) & (det > (0.1 * mean * count) ** 2)
+    safe = np.where(told, det, 1.0)
+    brightness = np.where(told, (count * sxy - sx * sy) / safe, np.nan)
+    glare = np.where(told, (sxx * sy - sx * sxy) / safe, np.nan)
+    return (_local_median(brightness[:, None])[:, 0], _local_median(glare[:, None])[:, 0])
+
+
+def _local_median(values: np.ndarray) -> np.ndarray:
+    """Values of parts (parts × channels, NaN where unknown) followed locally: the median over the
+    parts within `follow` of each, where a third of them at least are known (else 0)."""
+    reach = _T.follow
+    grid = values.reshape(ROWS * _PARTS, COLUMNS * _PARTS, -1)
+    padded = np.pad(grid, ((reach, reach), (reach, reach), (0, 0)), mode="edge")
+    windows = np.lib.stride_tricks.sliding_window_view(padded, (2 * reach + 1, 2 * reach + 1), axis=(0, 1))
+    ordered = np.sort(windows.reshape(*grid.shape, -1), axis=-1)  # NaN sort last
+    count = np.isfinite(ordered).sum(axis=-1, keepdims=True)
+    low = np.take_along_axis(ordered, np.maximum(count - 1, 0) // 2, axis=-1)
+    high = np.take_along_axis(ordered, count // 2, axis=-1)
+    enough = count >= ordered.shape[-1] / 3
+    followed: np.ndarray = np.where(enough, (low + high) / 2, 0.0).reshape(len(values), -1)
+    return followed
 
 
 def _inner(per_pixel: np.ndarray, px: int) -> np.ndarray:
@@ -147,8 +206,8 @@ def _summed(image: np.ndarray) -> np.ndarray:
 def compare(top_down: np.ndarray, before: Reference) -> Change:
     """The picture now (from `rectify`) against the agreed one: see `Change`."""
     px = top_down.shape[0] // ROWS
-    gain = light_change(top_down, before)
-    now = cv2.GaussianBlur(top_down.astype(np.float32) / gain, (0, 0), _T.smooth)
+    gain, glare = light_change(top_down, before)
+    now = cv2.GaussianBlur((top_down.astype(np.float32) - glare[..., None]) / gain, (0, 0), _T.smooth)
     # Each pixel now is compared with the range the agreed picture shows within _SHIFT of it: a
     # piece nudged by a millimetre or two stays within it, a new one does not. A clipped channel
     # now says only "at least this bright" (a lamp switched on under a locked exposure); clipped
@@ -167,4 +226,4 @@ def compare(top_down: np.ndarray, before: Reference) -> Change:
         fit = np.linalg.solve(terms.T @ terms + 1e-6 * np.eye(2), terms.T @ difference[typical])
         score = difference / (design @ np.maximum(fit, 0.0) + _T.least_noise)
         typical = score <= np.quantile(score, _T.typical)
-    return Change(gain, score.astype(np.float32), score > _T.changed)
+    return Change(gain, glare, score.astype(np.float32), score > _T.changed)

@@ -83,15 +83,16 @@ class Scene:
 
     now: np.ndarray  # the picture now (uint8)
     agreed: np.ndarray  # the agreed picture (uint8)
-    change: np.ndarray  # H×W×3: the gain of each channel from the agreed picture to now
-    brightness: np.ndarray  # H×W: the agreed picture's brightness over the calibration light's
-    glare: np.ndarray  # H×W: ... and the white glare on it
-    tint: np.ndarray  # 3: ... and the lamp's colour then
+    change: np.ndarray  # H×W×3: the gain of each channel from the agreed picture to now ...
+    added: np.ndarray  # H×W: ... and the white light added (`change.Change`: now ≈ change · agreed + added)
+    gain: np.ndarray  # H×W×3: the gain of each channel from the calibration light to now ...
+    glare: np.ndarray  # H×W×3: ... and the white glare now, in grey levels
 
     @functools.cached_property
     def blind(self) -> np.ndarray:
         """CELLS bool: the squares a glare burnt out in both pictures: no change can be seen there."""
-        burnt = (np.minimum(self.now, self.agreed).max(axis=2) >= TUNING.clipped) & (self.glare > TUNING.glare_clips)
+        glaring = (self.glare[..., 0] > TUNING.glare_clips)
+        burnt = (np.minimum(self.now, self.agreed).max(axis=2) >= TUNING.clipped) & glaring
         share: np.ndarray = cells(burnt[..., None].astype(np.float32), PX_PER_SQUARE).reshape(CELLS, -1).mean(axis=1)
         return share > TUNING.washed
 
@@ -135,14 +136,14 @@ def decide(
         patches: np.ndarray = cells(image if image.ndim == 3 else image[..., None], PX_PER_SQUARE)[index]
         return patches.astype(np.float32)
 
-    change = at(scene.change)
-    gain = np.maximum(at(scene.brightness) * scene.tint * change, 1e-3)  # calibration light → now
-    glare = at(scene.glare) * change
+    gain = np.maximum(at(scene.gain), 1e-3)
+    glare = at(scene.glare)
     raw = at(scene.now)
     agreed_raw = at(scene.agreed)
+    before_full = agreed_raw * at(scene.change) + at(scene.added)  # the agreed picture under the light now
     # Ring features under the calibration light: the square now, the agreed picture of it, and its
     # own look at set-up.
-    calibrated = np.stack([np.maximum(raw - glare, 0) / gain, np.maximum(agreed_raw * change - glare, 0) / gain,
+    calibrated = np.stack([np.maximum(raw - glare, 0) / gain, np.maximum(before_full - glare, 0) / gain,
                            cells(references.board, PX_PER_SQUARE)[index].astype(np.float32)])
     measured = rings.features(calibrated.reshape(-1, *raw.shape[1:]), Light.unchanged(3 * len(index)))
     now_rings, agreed_rings, own_rings = (measured / references.scale).reshape(3, len(index), -1)
@@ -152,7 +153,7 @@ def decide(
     ))
     target = coarse(raw - glare)
     exact = coarse((raw >= TUNING.clipped).astype(np.float32)) == 0
-    before = coarse(agreed_raw * change - glare)  # the agreed picture under the light now
+    before = coarse(before_full - glare)
     lit = coarse(gain)
     blind = scene.blind[index]
     codes = examples.codes
@@ -247,7 +248,8 @@ def _ranked(
 def _verdict(by_rings: _Ranked, pixels: _Ranked, blind: bool, min_confidence: float) -> Verdict:
     """As an absolute read decides: the agreed picture fitting best pixel by pixel means nothing
     changed; else the rings' choice when they have much to spare, the pixels' when those are
-    sure, the rings' when they are sure enough."""
+    sure, the rings' when they are sure enough; but never when both are sure of different classes
+    (a changed square is read as a move: a guess there is a move nobody made)."""
     if blind:  # what is left of the pattern is clipped: only pixels not clipped tell anything
         by_rings = _Ranked(CellClass.UNKNOWN, 0.0)
     if pixels.unchanged and pixels.confidence >= min_confidence:
@@ -256,6 +258,9 @@ def _verdict(by_rings: _Ranked, pixels: _Ranked, blind: bool, min_confidence: fl
         # Bare board shows its own printed pattern, which only pixels tell: a bare arm or a
         # plain piece in the board's colours comes near its rings.
         by_rings = _Ranked(CellClass.UNKNOWN, 0.0)
+    sure = by_rings.confidence >= min_confidence and pixels.confidence >= min_confidence
+    if sure and by_rings.cls is not pixels.cls:  # each measure sure of another class: neither is
+        return Verdict(CellReading(CellClass.UNKNOWN, 0.0), False, blind)
     if by_rings.confidence >= TUNING.first.second_opinion:
         chosen = by_rings
     elif pixels.confidence >= min_confidence:

@@ -49,6 +49,7 @@ class _Agreed:
     light: light.Undone  # its light over the calibration light, pixel by pixel
     picture: change.Reference  # the picture, ready to be compared with
     tint: np.ndarray  # 3: the lamp's colour then (the light's gain of each channel, over its brightness)
+    bare: np.ndarray  # CELLS bool: the squares agreed to show the bare board the set-up picture showed
 
 
 def frame_problem(frame: object) -> str | None:
@@ -152,7 +153,7 @@ class Observer:
         )
         lit = light.light(last.picture, references.board, known)
         undone = light.undo_light(last.picture, references.board, lit)
-        self._agreed = _Agreed(last, cells, undone, change.reference(last.picture), lit.tint)
+        self._agreed = _Agreed(last, cells, undone, change.reference(last.picture), lit.tint, known)
         self._learn(sorted(renamed | set(last.changed or ())), cells, last.picture, undone)
         if last.rim is not None:
             size = calibration.image_size
@@ -341,19 +342,20 @@ class Observer:
         move: the board is to be read whole).
 
         rim: the edges where the rim is unlike the agreed rim. Something lying there that covers
-        no square (a cup, a box lid, a tile rack moved beside a narrow border) does not stop the
-        reading; with squares along that edge unlike their agreed pictures it is an arm reaching
-        in (whatever the squares may be taken for: a bare arm comes near bare land, fingers near
-        a pale tile), and the reading is refused."""
+        no square (a cup, a box lid, a tile rack moved beside a narrow border), or a light that
+        changed on the rim as on the squares, does not stop the reading; with squares along that
+        edge unlike their agreed pictures and read as something else, or with little to spare, it
+        is an arm reaching in (fingers come near a pale tile, a sleeve near a dark one), and the
+        reading is refused."""
         assert self.calibration is not None and self.calibration.references is not None
         agreed = self._agreed
         assert agreed is not None
         seen = change.compare(top_down, agreed.picture)
-        lit = agreed.light
-        scene = decide.Scene(top_down, agreed.seen.picture, seen.gain, lit.brightness, lit.glare, agreed.tint)
         flagged = [int(c) for c in np.flatnonzero(seen.changed)]
         if len(flagged) > CELLS // 2:
             return None
+        gain, glare = self._light_now(top_down, seen, flagged)
+        scene = decide.Scene(top_down, agreed.seen.picture, seen.gain, seen.glare, gain, glare)
         verdicts = decide.decide(
             scene, flagged, agreed.cells, self._allowed(), self.calibration.references, self._pictures(),
             self.min_confidence,
@@ -377,15 +379,19 @@ class Observer:
         checked = _only_what_can_be(tuple(cells), self.calibration.board)
         unchanged = set(range(CELLS)) - set(changed)
         cells = [agreed.cells[c] if c in unchanged else checked[c] for c in range(CELLS)]
-        if set(rim) & {side for c in flagged for side in _EDGES[c]}:
+        # Unlike their agreed pictures: the squares flagged but those the agreed picture still fits
+        # best (a neighbour's piece overhanging a corner, a shadow, a glare that moved) ...
+        unlike = {c for c, verdict in zip(flagged, verdicts, strict=True) if not verdict.unchanged}
+        # ... and of those, the ones read as something else than agreed with little to spare, or
+        # not read at all (a piece put down and read surely, or one nudged and read as itself,
+        # or bare board where a glare went, is no doubt).
+        doubtful = {c for c, verdict in zip(flagged, verdicts, strict=True)
+                    if c in unlike and verdict.reading.cls is not agreed.cells[c].cls
+                    and verdict.reading.confidence < TUNING.first.second_opinion}
+        if set(rim) & {side for c in doubtful for side in _EDGES[c]}:
             return _on_the_rim(rim, now)
         unsure = tuple(c for c in changed if cells[c].cls is CellClass.UNKNOWN)
-        # Read with little to spare as something else than agreed (a piece nudged, read as
-        # itself, is no doubt).
-        doubtful = {c for c, verdict in zip(flagged, verdicts, strict=True)
-                    if verdict.reading.cls is not agreed.cells[c].cls
-                    and verdict.reading.confidence < TUNING.first.second_opinion}
-        arm = _arm_in(set(flagged) - self.tall - self.excused, doubtful)
+        arm = _arm_in(unlike - self.tall - self.excused, doubtful)
         if arm:
             return _arm(arm, now)
         # Where a glare burnt the square out in both pictures nothing shows a change: a shorter
@@ -398,6 +404,28 @@ class Observer:
             cells = list(again)
             unsure = tuple(c for c in changed if cells[c].cls is CellClass.UNKNOWN)
         return replace(_read_ok(tuple(cells), unsure, now, message), changed=tuple(changed))
+
+    def _light_now(
+        self, top_down: np.ndarray, seen: change.Change, flagged: list[int]
+    ) -> tuple[np.ndarray, np.ndarray]:
+        """The light now over the calibration light (each channel's gain, and the white glare):
+        the agreed picture's light, changed as `seen` measured; or, when a lamp's reflection came
+        or went (a white light changing by more than `glare_doubt`, which the agreed picture's
+        light tells little of where it was burnt out), measured afresh on the squares agreed to
+        be bare that did not change."""
+        assert self.calibration is not None and self.calibration.references is not None
+        agreed = self._agreed
+        assert agreed is not None
+        if float(np.abs(seen.glare).max()) <= TUNING.first.glare_doubt:
+            lit = agreed.light
+            gain = lit.brightness[..., None] * agreed.tint * seen.gain
+            return gain, (lit.glare[..., None] * seen.gain + seen.glare[..., None])
+        references = self.calibration.references
+        known = agreed.bare.copy()
+        known[flagged] = False
+        measured = light.light(top_down, references.board, known)
+        now = light.undo_light(top_down, references.board, measured)
+        return now.brightness[..., None] * measured.tint, np.repeat(now.glare[..., None], 3, axis=2)
 
     def _allowed(self) -> Sequence[Collection[CellClass] | None]:
         """What may stand on each square, as the companion told (None: anything)."""

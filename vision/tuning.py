@@ -95,6 +95,10 @@ class ChangeTuning:
     # again and found as agreed.
     changed: float = 6.0
     typical: float = 0.75  # the share of squares, the least different, taken as unchanged to measure noise
+    # Parts (half squares) each way over which the light is followed beyond a smooth surface: a
+    # shadow or a pool of light over more than half of 3.5 × 3.5 squares is followed, a few changed
+    # squares (a monument's four are a third of them) are not.
+    follow: int = 3
 
 
 @dataclass(frozen=True)

@@ -44,8 +44,30 @@ def test_a_smooth_change_of_light_is_measured_whatever_changed_on_a_few_squares(
     now = relit(agreed, gain, noise=2.0)
     for cell in (20, 21, 90, 150):  # pieces put down or taken: unlike their agreed selves
         square(now, cell)[:] = (30, 200, 60)
-    measured = change.light_change(now, change.reference(agreed))
-    assert np.abs(measured / gain - 1).max() < 0.03
+    measured, glare = change.light_change(now, change.reference(agreed))
+    assert np.abs(measured / gain - 1).max() < 0.03 and np.abs(glare).max() < 3
+
+
+def glare_spot(shape: tuple[int, ...], x: float, y: float, radius: float, peak: float) -> np.ndarray:
+    """A lamp's reflection: white light added, brightest at (x, y) (shares of the picture)."""
+    rows, cols = np.mgrid[0 : shape[0], 0 : shape[1]].astype(np.float32)
+    spread = radius * shape[1]
+    return peak * np.exp(-((cols - x * shape[1]) ** 2 + (rows - y * shape[0]) ** 2) / (2 * spread**2))
+
+
+def test_a_lamp_s_reflection_coming_or_going_is_measured_as_white_light() -> None:
+    """Switched on, a lamp adds its reflection, several squares across; switched off, it goes.
+    Most of it is measured here (its steep heart is left to the reading of the squares flagged,
+    which may each take some more glare); a multiplicative light alone would measure none."""
+    plain = board(2)
+    spot = glare_spot(plain.shape, 0.4, 0.5, 0.12, 90.0)
+    glaring = np.clip(plain.astype(np.float32) + spot[..., None], 0, 255).astype(np.uint8)
+    for before, after, sign in ((plain, glaring, 1), (glaring, plain, -1)):
+        found = change.compare(relit(after, np.ones(after.shape, np.float32), noise=2.0), change.reference(before))
+        centre = (slice(70, 100), slice(90, 120))  # unclipped land by the spot's middle, where it adds 70-90
+        assert sign * float(np.median(found.glare[centre])) > 45
+        far = (slice(0, 40), slice(200, 256))
+        assert np.abs(found.glare[far]).max() < 3 and not found.changed.reshape(11, 16)[:2, 13:].any()
 
 
 def test_only_the_squares_that_changed_stand_out_of_this_pictures_noise() -> None:

@@ -109,6 +109,20 @@ def test_a_lamp_switched_on_and_a_glare_that_stays_are_no_change(style: str) -> 
         assert reading.ok and reading.changed == (new,) and wrong(moved, reading) == []
 
 
+def test_a_lamp_switched_off_takes_its_reflection_away_and_that_is_no_change(style: str) -> None:
+    glare = synthetic.Glare(0.35, 0.55, 0.12, 0.8)
+    table = Table(style, Conditions(noise_sigma=3.0, piece_jitter=0.05, glare=glare, lamp=0.4, exposure=1.1))
+    scene = busy(13)
+    table.agreed(scene)
+    off = replace(table.conditions, glare=None, lamp=0.0, exposure=1.0)
+    reading = table.read(scene, off)
+    assert reading.ok and reading.changed == () and wrong(scene, reading) == []
+    new = free_land(scene)[11]
+    moved = scene.with_cells({new: CellTruth(CellClass.TILE_RED)})
+    reading = table.read(moved, off)
+    assert reading.ok and reading.changed == (new,) and wrong(moved, reading) == []
+
+
 def test_a_piece_nudged_by_a_millimetre_or_two_is_no_change_a_new_one_is(style: str) -> None:
     table = Table(style)
     scene = busy(6)
@@ -176,10 +190,10 @@ def test_a_hand_held_still_over_the_board_is_never_read(style: str) -> None:
         assert reading.status is ReadStatus.MOVING and reading.hands_in_view and not reading.cells
 
 
-def test_something_left_on_the_rim_stops_the_reading_only_where_squares_changed_beside_it() -> None:
+def test_something_left_on_the_rim_does_not_stop_the_reading_an_arm_over_it_does() -> None:
     """A cup or a box lid put down by the board's edge (beyond a narrow border that is the table
-    itself) covers no square: the squares are read. A sleeve lying there may come near a piece's
-    picture: with squares changed along that edge, the reading is refused."""
+    itself) covers no square: the squares are read, a piece put down at that edge too. An arm
+    crossing that edge spreads over squares nothing fits well: the reading is refused."""
     table = Table("classic")
     scene = busy(10)
     corners = synthetic.render(scene, size=SIZE, conditions=table.conditions, seed=1).grid_corners
@@ -198,8 +212,10 @@ def test_something_left_on_the_rim_stops_the_reading_only_where_squares_changed_
     assert reading.ok and reading.changed == (inside,) and wrong(moved, reading) == []
     at_edge = moved.with_cells({top: CellTruth(CellClass.TILE_GREEN)})
     reading = table.observer.read(with_lid(table.frame(at_edge)))
-    assert reading.status is ReadStatus.MOVING and "top edge" in reading.message
-    assert table.read(at_edge).ok  # the lid taken away
+    assert reading.ok and reading.changed == tuple(sorted((inside, top))) and wrong(at_edge, reading) == []
+    arm = replace(table.conditions, hands=(synthetic.Hand(edge="top", along=0.35, reach=0.35),))
+    reading = table.observer.read(with_lid(table.frame(at_edge, arm)))
+    assert reading.status is ReadStatus.MOVING and reading.hands_in_view
 
 
 def test_a_bumped_board_is_compared_in_board_coordinates() -> None:
