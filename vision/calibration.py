@@ -12,9 +12,7 @@ from __future__ import annotations
 
 import datetime
 import json
-import os
 import re
-import tempfile
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -23,7 +21,7 @@ from typing import Any
 import cv2
 import numpy as np
 
-from vision import aruco, gate, geometry, leaders, light, picture, rectify
+from vision import aruco, files, gate, geometry, leaders, light, picture, rectify
 from vision.reading import CELLS, COLOURS, COLUMNS, ROWS, CellClass, block_cells
 from vision.references import Known, Piece, References, learn
 
@@ -445,24 +443,7 @@ _AGAIN = "Run `companion calibrate` again."
 
 def save(calibration: Calibration, path: str | Path) -> None:
     """Write the file atomically: a temporary file, flushed to disk, then renamed over the old one."""
-    target = Path(path)
-    target.parent.mkdir(parents=True, exist_ok=True)
-    fd, temporary = tempfile.mkstemp(prefix=f".{target.name}.", dir=target.parent)
-    try:
-        os.chmod(temporary, 0o644)  # a file for people to read, like any other settings
-        with os.fdopen(fd, "w", encoding="utf-8") as file:
-            file.write(to_json(calibration))
-            file.flush()
-            os.fsync(file.fileno())
-        os.replace(temporary, target)
-    except BaseException:
-        Path(temporary).unlink(missing_ok=True)
-        raise
-    directory = os.open(target.parent, os.O_RDONLY)
-    try:
-        os.fsync(directory)
-    finally:
-        os.close(directory)
+    files.write_atomic(path, to_json(calibration).encode("utf-8"))
 
 
 MAX_FILE_BYTES = 16 * 1024 * 1024  # a calibration is about 3 MB

@@ -15,9 +15,8 @@ memory, never with an error.
 
 from __future__ import annotations
 
+import io
 import logging
-import os
-import tempfile
 import time
 import zipfile
 from collections.abc import Sequence
@@ -25,6 +24,7 @@ from pathlib import Path
 
 import numpy as np
 
+from vision import files
 from vision.reading import CellClass, CellReading
 from vision.rectify import PX_PER_SQUARE
 
@@ -115,29 +115,20 @@ class Memory:
         that refuses is logged and the pictures stay in memory."""
         if self.path is None or not self._unsaved:
             return False
-        target = self.path
+        buffer = io.BytesIO()
+        np.savez_compressed(
+            buffer,
+            format=np.array(FORMAT),
+            version=np.array(VERSION),
+            calibration=np.array(self.calibration),
+            looks=self.looks,
+            classes=np.array([c.value for c in self.classes], dtype=str),
+            monuments=np.array(["/".join(m) if m else "" for m in self.monuments], dtype=str),
+        )
         try:
-            target.parent.mkdir(parents=True, exist_ok=True)
-            fd, temporary = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".npz", dir=target.parent)
-            try:
-                with os.fdopen(fd, "wb") as file:
-                    np.savez_compressed(
-                        file,
-                        format=np.array(FORMAT),
-                        version=np.array(VERSION),
-                        calibration=np.array(self.calibration),
-                        looks=self.looks,
-                        classes=np.array([c.value for c in self.classes], dtype=str),
-                        monuments=np.array(["/".join(m) if m else "" for m in self.monuments], dtype=str),
-                    )
-                    file.flush()
-                    os.fsync(file.fileno())
-                os.replace(temporary, target)
-            except BaseException:
-                Path(temporary).unlink(missing_ok=True)
-                raise
+            files.write_atomic(self.path, buffer.getvalue())
         except OSError as error:
-            log.warning("the pieces learnt tonight could not be saved to %s: %s", target, error)
+            log.warning("the pieces learnt tonight could not be saved to %s: %s", self.path, error)
             return False
         self._unsaved = 0
         return True

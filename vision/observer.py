@@ -11,6 +11,7 @@ import logging
 import time
 from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass, replace
+from typing import NamedTuple
 
 import cv2
 import numpy as np
@@ -38,6 +39,18 @@ class _Seen:
     rim: np.ndarray | None  # the rim's colours (`gate.rim_colours`) through `homography`
     homography: np.ndarray  # the grid then
     changed: tuple[int, ...] | None  # the squares that reading found changed (None: read whole)
+
+
+class _Shot(NamedTuple):
+    """One picture being read: the frame, the board seen from above through the grid of the moment,
+    when, and how to take it again darker (`Camera.capture_darker`)."""
+
+    frame: np.ndarray
+    top_down: np.ndarray
+    homography: np.ndarray
+    now: float
+    darker: Callable[[], np.ndarray | None] | None
+    message: str  # what the alignment had to say
 
 
 @dataclass(frozen=True)
@@ -266,38 +279,22 @@ class Observer:
             self.use(replace(alignment.calibration, rim=self.calibration.rim))
         hidden = [MARKER_NAMES[i] for i in calibration.markers if i not in alignment.markers]
         if hidden:  # an arm reaching in over a corner covers its marker, not the rim
-            return BoardReading(
-                ReadStatus.MOVING,
-                board_found=True,
-                hands_in_view=True,
-                time=now,
-                message=f"Something covers the {' and '.join(hidden)} marker: a hand over the board?",
-            )
+            return _hand(f"Something covers the {' and '.join(hidden)} marker: a hand over the board?", now)
         homography = alignment.calibration.homography
         sides, rim = self._rim(frame, alignment.calibration)
-        reading = None
-        if self._agreed is not None:
-            top_down = rectify.rectify(frame, homography)
-            reading = self._follow(frame, top_down, homography, now, darker, alignment.message, sides)
+        shot = _Shot(frame, rectify.rectify(frame, homography), homography, now, darker, alignment.message)
+        reading = self._follow(shot, sides) if self._agreed is not None else None
         if reading is None:
             if sides:
                 return _on_the_rim(sides, now)
-            top_down = rectify.rectify(frame, homography)
-            reading = self._whole(frame, top_down, homography, now, darker, alignment.message)
+            reading = self._whole(shot)
         if remember and reading.ok:
-            self._last = _Seen(top_down, rim, homography, reading.changed)
+            self._last = _Seen(shot.top_down, rim, homography, reading.changed)
         return reading
 
-    def _whole(
-        self,
-        frame: np.ndarray,
-        top_down: np.ndarray,
-        homography: np.ndarray,
-        now: float,
-        darker: Callable[[], np.ndarray | None] | None,
-        message: str,
-    ) -> BoardReading:
+    def _whole(self, shot: _Shot) -> BoardReading:
         """The whole board read afresh, square by square (`classify`)."""
+        frame, top_down, homography, now, darker, message = shot
         assert self.calibration is not None and self.calibration.references is not None
         references = self.calibration.references
         look = classify.classify(top_down, references, self.min_confidence, face_down=self.face_down)
@@ -327,16 +324,7 @@ class Observer:
             unsure = tuple(i for i, cell in enumerate(cells) if cell.cls is CellClass.UNKNOWN)
         return _read_ok(cells, unsure, now, message)
 
-    def _follow(
-        self,
-        frame: np.ndarray,
-        top_down: np.ndarray,
-        homography: np.ndarray,
-        now: float,
-        darker: Callable[[], np.ndarray | None] | None,
-        message: str,
-        rim: tuple[str, ...],
-    ) -> BoardReading | None:
+    def _follow(self, shot: _Shot, rim: tuple[str, ...]) -> BoardReading | None:
         """The board compared with the agreed picture: only the squares that changed are read,
         among what the rules allow there. None when more than half the board changed (not a
         move: the board is to be read whole).
@@ -347,6 +335,7 @@ class Observer:
         edge unlike their agreed pictures and read as something else, or with little to spare, it
         is an arm reaching in (fingers come near a pale tile, a sleeve near a dark one), and the
         reading is refused."""
+        frame, top_down, homography, now, darker, message = shot
         assert self.calibration is not None and self.calibration.references is not None
         agreed = self._agreed
         assert agreed is not None
@@ -515,25 +504,18 @@ def _edges(cell: int) -> frozenset[str]:
 _EDGES = tuple(_edges(cell) for cell in range(CELLS))
 
 
+def _hand(message: str, now: float, squares: tuple[int, ...] = ()) -> BoardReading:
+    """A reading refused: something, perhaps a hand, lies over the board (`squares`: where)."""
+    return BoardReading(ReadStatus.MOVING, board_found=True, hands_in_view=True, time=now, message=message,
+                        low_confidence=squares)
+
+
 def _on_the_rim(sides: tuple[str, ...], now: float) -> BoardReading:
-    return BoardReading(
-        ReadStatus.MOVING,
-        board_found=True,
-        hands_in_view=True,
-        time=now,
-        message=f"Something lies over the board's {' and '.join(sides)} edge: a hand, a cup, a deep shadow?",
-    )
+    return _hand(f"Something lies over the board's {' and '.join(sides)} edge: a hand, a cup, a deep shadow?", now)
 
 
 def _arm(squares: tuple[int, ...], now: float) -> BoardReading:
-    return BoardReading(
-        ReadStatus.MOVING,
-        board_found=True,
-        hands_in_view=True,
-        time=now,
-        message="Something reaches in over the edge of the board: a hand?",
-        low_confidence=squares,
-    )
+    return _hand("Something reaches in over the edge of the board: a hand?", now, squares)
 
 
 def _read_ok(cells: tuple[CellReading, ...], unsure: tuple[int, ...], now: float, message: str) -> BoardReading:
