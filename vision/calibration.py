@@ -12,9 +12,7 @@ from __future__ import annotations
 
 import datetime
 import json
-import os
 import re
-import tempfile
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -23,8 +21,9 @@ from typing import Any
 import cv2
 import numpy as np
 
-from vision import aruco, classify, gate, geometry, picture, rectify
+from vision import aruco, files, gate, geometry, leaders, light, picture, rectify
 from vision.reading import CELLS, COLOURS, COLUMNS, ROWS, CellClass, block_cells
+from vision.references import Known, Piece, References, learn
 
 FORMAT = "tigris-companion-calibration"
 VERSION = 3  # 2: the set-up board's picture, for the light on every pixel; 3: every example's picture
@@ -48,7 +47,7 @@ class Calibration:
     method: str  # "markers" or "corners"
     markers: Mapping[int, np.ndarray] = field(default_factory=dict)  # id -> 4×2 image corners
     board: str = "standard"
-    references: classify.References | None = None  # what squares and pieces look like
+    references: References | None = None  # what squares and pieces look like
     rim: np.ndarray | None = None  # N×3 colours of the board's rim (vision.gate) with no hand over it
     created: str = ""
 
@@ -428,7 +427,7 @@ def _from_dict(data: dict[str, Any]) -> Calibration:
         method=method,
         markers=markers,
         board=str(board),
-        references=None if references is None else classify.References.from_json(references),
+        references=None if references is None else References.from_json(references),
         rim=rim_colours,
         created=_clip(str(data.get("created", ""))),
     )
@@ -444,24 +443,7 @@ _AGAIN = "Run `companion calibrate` again."
 
 def save(calibration: Calibration, path: str | Path) -> None:
     """Write the file atomically: a temporary file, flushed to disk, then renamed over the old one."""
-    target = Path(path)
-    target.parent.mkdir(parents=True, exist_ok=True)
-    fd, temporary = tempfile.mkstemp(prefix=f".{target.name}.", dir=target.parent)
-    try:
-        os.chmod(temporary, 0o644)  # a file for people to read, like any other settings
-        with os.fdopen(fd, "w", encoding="utf-8") as file:
-            file.write(to_json(calibration))
-            file.flush()
-            os.fsync(file.fileno())
-        os.replace(temporary, target)
-    except BaseException:
-        Path(temporary).unlink(missing_ok=True)
-        raise
-    directory = os.open(target.parent, os.O_RDONLY)
-    try:
-        os.fsync(directory)
-    finally:
-        os.close(directory)
+    files.write_atomic(path, to_json(calibration).encode("utf-8"))
 
 
 MAX_FILE_BYTES = 16 * 1024 * 1024  # a calibration is about 3 MB
@@ -487,11 +469,11 @@ def load(path: str | Path) -> Calibration:
 # --- learning what the board and the pieces look like --------------------------------------
 
 
-def setup_position(board: str = "standard") -> tuple[classify.Piece, ...]:
+def setup_position(board: str = "standard") -> tuple[Piece, ...]:
     """What every square holds at the start: a temple with its treasure, river, or empty land."""
     rivers, temples = geometry.river_cells(board), geometry.start_temple_cells(board)
     return tuple(
-        classify.Piece(
+        Piece(
             CellClass.TREASURE if c in temples else CellClass.EMPTY_RIVER if c in rivers else CellClass.EMPTY_LAND
         )
         for c in range(CELLS)
@@ -507,17 +489,17 @@ _FAR_LEANS = (-0.24, -0.12, 0.0, 0.12, 0.24)
 
 
 def _examples(
-    frame: np.ndarray, homography: np.ndarray, named: Mapping[int, classify.Known], board: np.ndarray | None
-) -> tuple[list[np.ndarray], list[np.ndarray], list[classify.Known], list[bool], np.ndarray]:
+    frame: np.ndarray, homography: np.ndarray, named: Mapping[int, Known], board: np.ndarray | None
+) -> tuple[list[np.ndarray], list[np.ndarray], list[Known], list[bool], np.ndarray]:
     """Patches of the named squares: each piece also nudged and turned as players put them down.
     board: the set-up board seen from above, to allow for the light having changed since (None:
     this is the set-up). Also the frame seen from above."""
     px = rectify.PX_PER_SQUARE
     top_down = rectify.rectify(frame, homography)
-    lit = classify.Light.unchanged() if board is None else classify.light(top_down, board)
+    lit = light.Light.unchanged() if board is None else light.light(top_down, board)
     patches: list[np.ndarray] = []
     lights: list[np.ndarray] = []
-    known: list[classify.Known] = []
+    known: list[Known] = []
     nudged: list[bool] = []
     for cell, piece in sorted(named.items()):
         # Empty squares do not move. A monument sits squarely on its four tiles, but it is tall:
@@ -542,7 +524,7 @@ def _examples(
 
 def calibrate(
     setup_frame: np.ndarray,
-    pieces: Sequence[tuple[np.ndarray, Mapping[int, classify.Known]]] = (),
+    pieces: Sequence[tuple[np.ndarray, Mapping[int, Known]]] = (),
     board: str = "standard",
     corners: Sequence[Sequence[float]] | None = None,
 ) -> Calibration:
@@ -555,7 +537,7 @@ def calibrate(
     setup = dict(enumerate(setup_position(board)))
     patches, lights, known, nudged, board_image = _examples(setup_frame, calibration.homography, setup, None)
     signatures: list[np.ndarray] = []
-    leaders: list[tuple[CellClass, str]] = []
+    shown: list[tuple[CellClass, str]] = []  # (leader class, dynasty) of each leader shown
     for frame, named in pieces:
         _check_frame(frame)
         _check_colour(frame)
@@ -571,14 +553,14 @@ def calibrate(
         nudged += more[3]
         for cell, piece in sorted(named.items()):
             if piece.dynasty is not None:
-                closeup = classify.leader_closeup(frame, alignment.calibration.homography, cell)
-                signatures.append(classify.dynasty_signatures(closeup)[0])
-                leaders.append((piece.cls, piece.dynasty))
-    light = np.array(lights, dtype=np.float32)
-    lit = classify.Light(light[:, :3], light[:, 3:])
-    references = classify.learn(board_image, setup_position(board), np.array(patches), lit, known, nudged)
-    if leaders and classify.dynasties_readable(np.array(signatures), leaders):
-        references = replace(references, dynasty_signatures=np.array(signatures), dynasty_keys=tuple(leaders))
+                closeup = leaders.leader_closeup(frame, alignment.calibration.homography, cell)
+                signatures.append(leaders.dynasty_signatures(closeup)[0])
+                shown.append((piece.cls, piece.dynasty))
+    measured = np.array(lights, dtype=np.float32)
+    lit = light.Light(measured[:, :3], measured[:, 3:])
+    references = learn(board_image, setup_position(board), np.array(patches), lit, known, nudged)
+    if shown and leaders.dynasties_readable(np.array(signatures), shown):
+        references = replace(references, dynasty_signatures=np.array(signatures), dynasty_keys=tuple(shown))
     small = gate.small_image(setup_frame)
     rim = gate.rim_colours(small, gate.rim_places(calibration.homography, (width, height)))
     return replace(calibration, references=references, rim=rim)
@@ -588,7 +570,7 @@ _SPOTS = ((0, 0), (10, 15), (5, 7), (0, 15), (10, 0))  # (row, column): far apar
 # from several angles (a tall piece leans outwards at the edge of the picture) and under several lights
 
 
-def pieces_layout(board: str = "standard") -> dict[int, classify.Piece]:
+def pieces_layout(board: str = "standard") -> dict[int, Piece]:
     """Where to lay the pieces for the "show me your pieces" step: the six monuments, every leader
     of every dynasty, the unification tile, and tiles and catastrophes where they stand in play and
     at three places each, far apart: blue tiles on the river, the others on land; a catastrophe on
@@ -596,7 +578,7 @@ def pieces_layout(board: str = "standard") -> dict[int, classify.Piece]:
     (with a corner's printed frame), as they do once a war or a catastrophe takes a temple away."""
     rivers, temples = geometry.river_cells(board), geometry.start_temple_cells(board)
     land = [c for c in range(CELLS) if c not in rivers and c not in temples]
-    layout: dict[int, classify.Piece] = {c: classify.Piece(CellClass.EMPTY_LAND) for c in sorted(temples)}
+    layout: dict[int, Piece] = {c: Piece(CellClass.EMPTY_LAND) for c in sorted(temples)}
     pairs = [(a, b) for i, a in enumerate(COLOURS) for b in COLOURS[i + 1 :]]
     for cell in land:
         block = block_cells(cell)
@@ -604,7 +586,7 @@ def pieces_layout(board: str = "standard") -> dict[int, classify.Piece]:
             break
         if cell % COLUMNS < COLUMNS - 1 and all(c in land and c not in layout for c in block):
             pair = pairs[(len(layout) - len(temples)) // 4]
-            layout.update({c: classify.Piece(CellClass.MONUMENT, monument=pair) for c in block})
+            layout.update({c: Piece(CellClass.MONUMENT, monument=pair) for c in block})
 
     def nearest_free(spot: tuple[int, int], cells: Sequence[int]) -> int:
         free = [c for c in cells if c not in layout]
@@ -614,13 +596,13 @@ def pieces_layout(board: str = "standard") -> dict[int, classify.Piece]:
     spread.append((CellClass.TILE_BLUE, sorted(rivers)))
     for turn, (cls, cells) in enumerate(spread):
         for k in range(3):
-            layout[nearest_free(_SPOTS[(turn + k) % len(_SPOTS)], cells)] = classify.Piece(cls)
-    layout[nearest_free(_SPOTS[2], sorted(rivers))] = classify.Piece(CellClass.CATASTROPHE)
+            layout[nearest_free(_SPOTS[(turn + k) % len(_SPOTS)], cells)] = Piece(cls)
+    layout[nearest_free(_SPOTS[2], sorted(rivers))] = Piece(CellClass.CATASTROPHE)
     # No face-down tile: in play they only ever lie under a monument, and a land square in a
     # shadow looks much like one.
-    singles = [classify.Piece(cls) for cls in (CellClass.CATASTROPHE, CellClass.UNIFICATION)]
+    singles = [Piece(cls) for cls in (CellClass.CATASTROPHE, CellClass.UNIFICATION)]
     singles += [
-        classify.Piece(CellClass[f"LEADER_{colour.upper()}"], dynasty=dynasty)
+        Piece(CellClass[f"LEADER_{colour.upper()}"], dynasty=dynasty)
         for dynasty in DYNASTIES
         for colour in COLOURS
     ]

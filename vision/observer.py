@@ -7,20 +7,62 @@ escapes: a camera that hands over garbage gets a BAD_FRAME reading, not a crash 
 
 from __future__ import annotations
 
+import logging
 import time
-from collections.abc import Callable, Sequence
-from dataclasses import replace
+from collections.abc import Callable, Collection, Sequence
+from dataclasses import dataclass, replace
+from typing import NamedTuple
 
+import cv2
 import numpy as np
 
-from vision import classify, gate, geometry, rectify
+from vision import change, classify, decide, gate, geometry, leaders, light, rectify, rings
 from vision.calibration import MARKER_NAMES, Calibration, align
 from vision.camera import Camera, CameraError
+from vision.memory import Memory
 from vision.reading import CELLS, COLUMNS, ROWS, BoardReading, CellClass, CellReading, ReadStatus, block_cells
+from vision.second_look import coarse
+from vision.tuning import TUNING
+
+log = logging.getLogger(__name__)
 
 MIN_SIDE = 64  # px: smaller frames cannot show 176 squares
 DARK = 12.0  # mean grey level under which the picture is black
 BURNT = 0.6  # share of saturated pixels over which the picture is overexposed
+
+
+@dataclass(frozen=True)
+class _Seen:
+    """The board as the last successful reading saw it: what `Observer.agree` makes the reference."""
+
+    picture: np.ndarray  # seen from above (`rectify`): board coordinates, whatever the grid
+    rim: np.ndarray | None  # the rim's colours (`gate.rim_colours`) through `homography`
+    homography: np.ndarray  # the grid then
+    changed: tuple[int, ...] | None  # the squares that reading found changed (None: read whole)
+
+
+class _Shot(NamedTuple):
+    """One picture being read: the frame, the board seen from above through the grid of the moment,
+    when, and how to take it again darker (`Camera.capture_darker`)."""
+
+    frame: np.ndarray
+    top_down: np.ndarray
+    homography: np.ndarray
+    now: float
+    darker: Callable[[], np.ndarray | None] | None
+    message: str  # what the alignment had to say
+
+
+@dataclass(frozen=True)
+class _Agreed:
+    """The picture the game and the players last agreed on, and what they agreed it shows."""
+
+    seen: _Seen
+    cells: tuple[CellReading, ...]
+    light: light.Undone  # its light over the calibration light, pixel by pixel
+    picture: change.Reference  # the picture, ready to be compared with
+    tint: np.ndarray  # 3: the lamp's colour then (the light's gain of each channel, over its brightness)
+    bare: np.ndarray  # CELLS bool: the squares agreed to show the bare board the set-up picture showed
 
 
 def frame_problem(frame: object) -> str | None:
@@ -52,8 +94,15 @@ class Observer:
     face_down: squares the game says may hold a face-down tile (under a monument built or about
         to be), set by the companion; None (not told) means anywhere. Elsewhere a square that
         comes near its printed pattern under a glare is read as bare.
-    candidates: for each square, every class the rules allow there at the next look, set by the
-        companion; None (not told) means any class. Not used by the reading yet.
+    candidates: for each square, the classes the rules allow there now (set by the companion);
+        None (not told) means any class. A changed square is never read as a class outside them
+        (or the class agreed there, which is always allowed).
+    memory: the pieces this table showed at earlier agreements (`vision.memory`).
+
+    Once the companion says what the last reading showed (`agree`), each reading compares the
+    board with that picture and reads only the squares that changed (`vision.change`,
+    `vision.decide`); before that, and when more than half the board changed, the whole board
+    is read (`vision.classify`).
     """
 
     def __init__(
@@ -61,7 +110,8 @@ class Observer:
         calibration: Calibration | None,
         *,
         still_frames: int = 3,
-        min_confidence: float = classify.MIN_CONFIDENCE,
+        min_confidence: float = TUNING.min_confidence,
+        memory: Memory | None = None,
     ) -> None:
         self.gate = gate.StabilityGate(still_frames)
         self.min_confidence = min_confidence
@@ -70,21 +120,75 @@ class Observer:
         self.face_down: frozenset[int] | None = None
         self.candidates: tuple[frozenset[CellClass], ...] | None = None
         self.calibration: Calibration | None = None
+        self.memory = memory if memory is not None else Memory(None, calibration.created if calibration else "")
         self._dynasties: dict[int, tuple[CellClass, np.ndarray, str | None]] = {}
+        self._last: _Seen | None = None
+        self._agreed: _Agreed | None = None
+        self._examples: tuple[tuple[int, int], decide.Examples] | None = None
         if calibration is not None:
             self.use(calibration)
 
     def use(self, calibration: Calibration) -> None:
-        """Read with this calibration from now on (and watch the rim it saw)."""
+        """Read with this calibration from now on (and watch the rim it saw). Another calibration
+        than the memory's (the players calibrated again) starts an empty memory and a whole read:
+        pictures kept under another calibration's light are not comparable."""
+        if calibration.created != self.memory.calibration:
+            self.memory = Memory(self.memory.path, calibration.created)
+            self.forget()
         self.calibration = calibration
         self._dynasties = {}
+        self._examples = None
         if calibration.rim is not None:
             places = gate.rim_places(calibration.homography, calibration.image_size)
             self.gate.watch_rim(places, calibration.rim)
 
     def agree(self, shown: Sequence[CellReading]) -> None:
-        """The game agreed with the board of the last reading: `shown` is what each square shows.
-        Every read is still absolute: nothing is kept of it yet."""
+        """The game and the players agreed that the board of the last successful reading shows
+        `shown` (square by square; the players' corrections in it): that picture becomes the one
+        to compare with, and the squares that changed since the agreement before are learnt as
+        pictures of this table's pieces."""
+        last, calibration = self._last, self.calibration
+        if last is None or calibration is None or calibration.references is None:
+            return  # nothing read yet to agree on
+        if len(shown) != CELLS:
+            raise ValueError(f"an agreement names {CELLS} squares, not {len(shown)}")
+        cells = tuple(CellReading(c.cls, 1.0, c.dynasty, c.monument) for c in shown)
+        references = calibration.references
+        before = self._agreed
+        earlier = before.cells if before is not None else tuple(CellReading(c, 1.0) for c in references.setup)
+        renamed = {c for c in range(CELLS) if cells[c].cls is not earlier[c].cls}
+        if before is not None and before.seen is last:  # the same picture, told again (a correction)
+            self._agreed = replace(before, cells=cells)
+            self._learn(sorted(renamed), cells, last.picture, before.light)
+            return
+        known = np.array(
+            [cell.cls in _BARE and cell.cls is setup for cell, setup in zip(cells, references.setup, strict=True)]
+        )
+        lit = light.light(last.picture, references.board, known)
+        undone = light.undo_light(last.picture, references.board, lit)
+        self._agreed = _Agreed(last, cells, undone, change.reference(last.picture), lit.tint, known)
+        self._learn(sorted(renamed | set(last.changed or ())), cells, last.picture, undone)
+        if last.rim is not None:
+            size = calibration.image_size
+            self.gate.watch_rim(gate.rim_places(last.homography, size), last.rim)
+
+    def _learn(self, squares: list[int], cells: tuple[CellReading, ...], picture: np.ndarray,
+               undone: light.Undone) -> None:
+        """Hand the memory these squares' pictures, under the calibration light; squares a glare
+        burnt out are left out (nothing of the piece shows there)."""
+        burnt = rectify.cells(picture).max(axis=3) >= TUNING.clipped
+        clear = [c for c in squares if float(burnt[c].mean()) < TUNING.follow.burnt_for_learning]
+        if not clear:
+            return
+        looks = np.clip(np.rint(rectify.cells(undone.image)[clear]), 0, 255).astype(np.uint8)
+        self.memory.learn(looks, [cells[c] for c in clear])
+        self.memory.save_now_and_then()
+
+    def forget(self) -> None:
+        """Read the whole board again from the next picture on (a new game, a resumed one)."""
+        self._agreed = None
+        self._last = None
+        self.candidates = None
 
     def feed(self, frame: object, small: np.ndarray | None = None) -> BoardReading:
         """One frame of the stream: a reading once the board is still and clear, else why not.
@@ -134,23 +238,36 @@ class Observer:
         if self.calibration is None or self.calibration.references is None:
             return BoardReading(ReadStatus.NOT_CALIBRATED, time=now, message="Calibrate the camera first.")
         try:
-            return self._read(frame, now, darker)
+            return self._read(frame, now, darker, remember=True)
         except Exception as error:  # the last line of defence: say what broke, never crash
             return BoardReading(ReadStatus.BAD_FRAME, time=now, message=f"The picture could not be read ({error}).")
 
-    def _rim_covered(self, frame: np.ndarray, calibration: Calibration) -> tuple[str, ...]:
-        """The board's edges something lies on: an arm reaching in must cross one.
+    def _rim(self, frame: np.ndarray, calibration: Calibration) -> tuple[tuple[str, ...], np.ndarray | None]:
+        """The board's edges something lies on (an arm reaching in must cross one), and the rim's
+        colours now.
 
         A sleeve can look like a piece to the classifier, so a covered rim alone refuses the
         reading; a strong shadow or glare spot on the rim is refused too (reported in the bench),
-        and so is a cup left there: the message says where to look."""
-        if self.calibration is None or self.calibration.rim is None:
-            return ()
+        and so is a cup left there: the message says where to look. The rim is compared with the
+        rim at the last agreement, so it follows the evening's light; before one, with the rim the
+        calibration saw. After the board moved (more than `rim_moved`), the rim beyond a narrow
+        border is the table, which did not move with it: then until the next agreement only what
+        reaches over the squares tells an arm."""
         places = gate.rim_places(calibration.homography, calibration.image_size)
         colours = gate.rim_colours(gate.small_image(frame), places)
-        return gate.rim_sides(gate.rim_unlike(colours, self.calibration.rim, places))
+        agreed = self._agreed
+        if agreed is not None:
+            moved = _shift(agreed.seen.homography, calibration.homography)
+            if agreed.seen.rim is None or moved > TUNING.follow.rim_moved:
+                return (), colours
+            return gate.rim_sides(gate.rim_unlike(colours, agreed.seen.rim, places)), colours
+        if self.calibration is None or self.calibration.rim is None:
+            return (), colours
+        return gate.rim_sides(gate.rim_unlike(colours, self.calibration.rim, places)), colours
 
-    def _read(self, frame: np.ndarray, now: float, darker: Callable[[], np.ndarray | None] | None) -> BoardReading:
+    def _read(
+        self, frame: np.ndarray, now: float, darker: Callable[[], np.ndarray | None] | None, *, remember: bool
+    ) -> BoardReading:
         assert self.calibration is not None and self.calibration.references is not None
         size = (frame.shape[1], frame.shape[0])
         calibration = self.calibration.resized(size)
@@ -162,29 +279,29 @@ class Observer:
             self.use(replace(alignment.calibration, rim=self.calibration.rim))
         hidden = [MARKER_NAMES[i] for i in calibration.markers if i not in alignment.markers]
         if hidden:  # an arm reaching in over a corner covers its marker, not the rim
-            return BoardReading(
-                ReadStatus.MOVING,
-                board_found=True,
-                hands_in_view=True,
-                time=now,
-                message=f"Something covers the {' and '.join(hidden)} marker: a hand over the board?",
-            )
-        sides = self._rim_covered(frame, alignment.calibration)
-        if sides:
-            return BoardReading(
-                ReadStatus.MOVING,
-                board_found=True,
-                hands_in_view=True,
-                time=now,
-                message=f"Something lies over the board's {' and '.join(sides)} edge: a hand, a cup, a deep shadow?",
-            )
-        top_down = rectify.rectify(frame, alignment.calibration.homography)
+            return _hand(f"Something covers the {' and '.join(hidden)} marker: a hand over the board?", now)
+        homography = alignment.calibration.homography
+        sides, rim = self._rim(frame, alignment.calibration)
+        shot = _Shot(frame, rectify.rectify(frame, homography), homography, now, darker, alignment.message)
+        reading = self._follow(shot, sides) if self._agreed is not None else None
+        if reading is None:
+            if sides:
+                return _on_the_rim(sides, now)
+            reading = self._whole(shot)
+        if remember and reading.ok:
+            self._last = _Seen(shot.top_down, rim, homography, reading.changed)
+        return reading
+
+    def _whole(self, shot: _Shot) -> BoardReading:
+        """The whole board read afresh, square by square (`classify`)."""
+        frame, top_down, homography, now, darker, message = shot
+        assert self.calibration is not None and self.calibration.references is not None
         references = self.calibration.references
         look = classify.classify(top_down, references, self.min_confidence, face_down=self.face_down)
         cells = look.cells
         if references.dynasty_keys:
             cells = tuple(
-                replace(cell, dynasty=self._dynasty(frame, alignment.calibration.homography, i, cell.cls))
+                replace(cell, dynasty=self._dynasty(frame, homography, i, cell.cls))
                 if cell.cls.is_leader
                 else cell
                 for i, cell in enumerate(cells)
@@ -201,28 +318,134 @@ class Observer:
         )
         arm = _reaching_in(tuple(sorted(set(unsure) | set(look.obscured) | unexpected)), self.tall | self.excused)
         if arm:
-            return BoardReading(
-                ReadStatus.MOVING,
-                board_found=True,
-                hands_in_view=True,
-                time=now,
-                message="Something reaches in over the edge of the board: a hand?",
-                low_confidence=arm,
-            )
+            return _arm(arm, now)
         if darker is not None and set(unsure) & set(look.dazzled):
             cells = self._darker_look(darker, cells, unsure, now)
             unsure = tuple(i for i, cell in enumerate(cells) if cell.cls is CellClass.UNKNOWN)
-        message = alignment.message
-        if unsure:
-            message = f"{len(unsure)} square(s) could not be read with confidence. {message}".strip()
-        return BoardReading(
-            ReadStatus.OK,
-            cells=cells,
-            board_found=True,
-            time=now,
-            message=message,
-            low_confidence=unsure,
+        return _read_ok(cells, unsure, now, message)
+
+    def _follow(self, shot: _Shot, rim: tuple[str, ...]) -> BoardReading | None:
+        """The board compared with the agreed picture: only the squares that changed are read,
+        among what the rules allow there. None when more than half the board changed (not a
+        move: the board is to be read whole).
+
+        rim: the edges where the rim is unlike the agreed rim. Something lying there that covers
+        no square (a cup, a box lid, a tile rack moved beside a narrow border), or a light that
+        changed on the rim as on the squares, does not stop the reading; with squares along that
+        edge unlike their agreed pictures and read as something else, or with little to spare, it
+        is an arm reaching in (fingers come near a pale tile, a sleeve near a dark one), and the
+        reading is refused."""
+        frame, top_down, homography, now, darker, message = shot
+        assert self.calibration is not None and self.calibration.references is not None
+        agreed = self._agreed
+        assert agreed is not None
+        seen = change.compare(top_down, agreed.picture)
+        flagged = [int(c) for c in np.flatnonzero(seen.changed)]
+        if len(flagged) > CELLS // 2:
+            return None
+        gain, glare = self._light_now(top_down, seen, flagged)
+        scene = decide.Scene(top_down, agreed.seen.picture, seen.gain, seen.glare, gain, glare)
+        verdicts = decide.decide(
+            scene, flagged, agreed.cells, self._allowed(), self.calibration.references, self._pictures(),
+            self.min_confidence,
         )
+        cells = list(agreed.cells)
+        changed = []
+        dazzled = set()
+        for cell, verdict in zip(flagged, verdicts, strict=True):
+            reading, was = verdict.reading, agreed.cells[cell]
+            if verdict.unchanged:
+                continue
+            if reading.cls.is_leader and self.calibration.references.dynasty_keys:
+                reading = replace(reading, dynasty=self._dynasty(frame, homography, cell, reading.cls))
+            # The same piece nudged or turned, or under a new glare, is what was agreed (and as
+            # the players named it): a change is another class, or another player's leader.
+            if reading.cls is was.cls and (None in (reading.dynasty, was.dynasty) or reading.dynasty == was.dynasty):
+                continue
+            changed.append(cell)
+            cells[cell] = reading
+            dazzled |= {cell} if verdict.dazzled else set()
+        checked = _only_what_can_be(tuple(cells), self.calibration.board)
+        unchanged = set(range(CELLS)) - set(changed)
+        cells = [agreed.cells[c] if c in unchanged else checked[c] for c in range(CELLS)]
+        # Unlike their agreed pictures: the squares flagged but those the agreed picture still fits
+        # best (a neighbour's piece overhanging a corner, a shadow, a glare that moved) ...
+        unlike = {c for c, verdict in zip(flagged, verdicts, strict=True) if not verdict.unchanged}
+        # ... and of those, the ones read as something else than agreed with little to spare, or
+        # not read at all (a piece put down and read surely, or one nudged and read as itself,
+        # or bare board where a glare went, is no doubt).
+        doubtful = {c for c, verdict in zip(flagged, verdicts, strict=True)
+                    if c in unlike and verdict.reading.cls is not agreed.cells[c].cls
+                    and verdict.reading.confidence < TUNING.first.second_opinion}
+        if set(rim) & {side for c in doubtful for side in _EDGES[c]}:
+            return _on_the_rim(rim, now)
+        unsure = tuple(c for c in changed if cells[c].cls is CellClass.UNKNOWN)
+        arm = _arm_in(unlike - self.tall - self.excused, doubtful)
+        if arm:
+            return _arm(arm, now)
+        # Where a glare burnt the square out in both pictures nothing shows a change: a shorter
+        # exposure may show one; failing that the square holds what was agreed (a piece put down
+        # there unseen leaves the move unexplained, and the players are asked).
+        blind = {int(c) for c in np.flatnonzero(scene.blind)}
+        if darker is not None and (dazzled & set(unsure) or blind - set(changed)):
+            again = self._darker_look(darker, tuple(cells), tuple(sorted(set(unsure) | blind)), now)
+            changed = sorted(set(changed) | {c for c in blind if again[c].cls is not cells[c].cls})
+            cells = list(again)
+            unsure = tuple(c for c in changed if cells[c].cls is CellClass.UNKNOWN)
+        return replace(_read_ok(tuple(cells), unsure, now, message), changed=tuple(changed))
+
+    def _light_now(
+        self, top_down: np.ndarray, seen: change.Change, flagged: list[int]
+    ) -> tuple[np.ndarray, np.ndarray]:
+        """The light now over the calibration light (each channel's gain, and the white glare):
+        the agreed picture's light, changed as `seen` measured; or, when a lamp's reflection came
+        or went (a white light changing by more than `glare_doubt`, which the agreed picture's
+        light tells little of where it was burnt out), measured afresh on the squares agreed to
+        be bare that did not change."""
+        assert self.calibration is not None and self.calibration.references is not None
+        agreed = self._agreed
+        assert agreed is not None
+        if float(np.abs(seen.glare).max()) <= TUNING.first.glare_doubt:
+            lit = agreed.light
+            gain = lit.brightness[..., None] * agreed.tint * seen.gain
+            return gain, (lit.glare[..., None] * seen.gain + seen.glare[..., None])
+        references = self.calibration.references
+        known = agreed.bare.copy()
+        known[flagged] = False
+        measured = light.light(top_down, references.board, known)
+        now = light.undo_light(top_down, references.board, measured)
+        return now.brightness[..., None] * measured.tint, np.repeat(now.glare[..., None], 3, axis=2)
+
+    def _allowed(self) -> Sequence[Collection[CellClass] | None]:
+        """What may stand on each square, as the companion told (None: anything)."""
+        told = self.candidates
+        if told is None:
+            return (None,) * CELLS
+        if len(told) != CELLS:
+            log.warning("the candidates name %d squares, not %d: not used", len(told), CELLS)
+            return (None,) * CELLS
+        return told
+
+    def _pictures(self) -> decide.Examples:
+        """The pictures of pieces to compare changed squares with: the calibration's and the
+        memory's, each flat piece also turned by quarters (made again when the memory learns)."""
+        assert self.calibration is not None and self.calibration.references is not None
+        references = self.calibration.references
+        key = (id(self.memory), self.memory.version)
+        if self._examples is None or self._examples[0] != key:
+            looks, features = [references.coarse_looks], [references.prototypes]
+            if len(self.memory):
+                learnt = self.memory.looks.astype(np.float32)
+                looks.append(coarse(learnt))
+                features.append(rings.features(learnt, light.Light.unchanged(len(learnt))))
+            examples = decide.Examples(
+                np.concatenate(looks),
+                np.concatenate(features) / references.scale,
+                references.classes + self.memory.classes,
+                references.monuments + self.memory.monuments,
+            )
+            self._examples = (key, decide.turned(examples))
+        return self._examples[1]
 
     def _darker_look(
         self,
@@ -240,7 +463,7 @@ class Observer:
             return cells
         if frame is None or frame_problem(frame) is not None:
             return cells
-        again = self._read(frame, now, None)
+        again = self._read(frame, now, None, remember=False)
         if not again.ok:
             return cells
         assert self.calibration is not None
@@ -251,16 +474,55 @@ class Observer:
         """The dynasty of the leader on a square: looked at closely once, then remembered while the
         same leader stands there looking the same (most leaders stay put for many turns)."""
         assert self.calibration is not None and self.calibration.references is not None
-        closeup = classify.leader_closeup(frame, homography, cell)
+        closeup = leaders.leader_closeup(frame, homography, cell)
         known = self._dynasties.get(cell)
-        if known is not None and known[0] is cls and float(np.abs(known[1] - closeup).mean()) < _SAME_LEADER:
+        same = known is not None and float(np.abs(known[1] - closeup).mean()) < TUNING.leaders.same_leader
+        if known is not None and known[0] is cls and same:
             return known[2]
-        dynasty = classify.name_dynasty(closeup, cls, self.calibration.references)
+        dynasty = leaders.name_dynasty(closeup, cls, self.calibration.references)
         self._dynasties[cell] = (cls, closeup.astype(np.float32), dynasty)
         return dynasty
 
 
-_SAME_LEADER = 4.0  # grey levels: mean change of a leader's close-up that is only noise and light
+_BARE = (CellClass.EMPTY_LAND, CellClass.EMPTY_RIVER)
+
+
+def _shift(before: np.ndarray, now: np.ndarray) -> float:
+    """How far (in squares) the grid moved from one homography to the other, at its corners."""
+    corners = np.array([[0, 0], [COLUMNS, 0], [COLUMNS, ROWS], [0, ROWS]], np.float64).reshape(-1, 1, 2)
+    seen = cv2.perspectiveTransform(cv2.perspectiveTransform(corners, np.linalg.inv(now)), before)
+    return float(np.abs(seen - corners).max())
+
+
+def _edges(cell: int) -> frozenset[str]:
+    """The board's edges a square lies on (a corner square on two)."""
+    row, col = divmod(cell, COLUMNS)
+    return frozenset(side for side, on in (("top", row == 0), ("bottom", row == ROWS - 1), ("left", col == 0),
+                                           ("right", col == COLUMNS - 1)) if on)
+
+
+_EDGES = tuple(_edges(cell) for cell in range(CELLS))
+
+
+def _hand(message: str, now: float, squares: tuple[int, ...] = ()) -> BoardReading:
+    """A reading refused: something, perhaps a hand, lies over the board (`squares`: where)."""
+    return BoardReading(ReadStatus.MOVING, board_found=True, hands_in_view=True, time=now, message=message,
+                        low_confidence=squares)
+
+
+def _on_the_rim(sides: tuple[str, ...], now: float) -> BoardReading:
+    return _hand(f"Something lies over the board's {' and '.join(sides)} edge: a hand, a cup, a deep shadow?", now)
+
+
+def _arm(squares: tuple[int, ...], now: float) -> BoardReading:
+    return _hand("Something reaches in over the edge of the board: a hand?", now, squares)
+
+
+def _read_ok(cells: tuple[CellReading, ...], unsure: tuple[int, ...], now: float, message: str) -> BoardReading:
+    if unsure:
+        message = f"{len(unsure)} square(s) could not be read with confidence. {message}".strip()
+    return BoardReading(ReadStatus.OK, cells=cells, board_found=True, time=now, message=message,
+                        low_confidence=unsure)
 
 
 def _reaching_in(unsure: tuple[int, ...], tall: frozenset[int] = frozenset()) -> tuple[int, ...]:
@@ -270,6 +532,20 @@ def _reaching_in(unsure: tuple[int, ...], tall: frozenset[int] = frozenset()) ->
     for group in _joined(set(unsure) - tall):
         on_edge = any(c // COLUMNS in (0, ROWS - 1) or c % COLUMNS in (0, COLUMNS - 1) for c in group)
         if len(group) >= 2 and on_edge:
+            found |= group
+    return tuple(sorted(found))
+
+
+def _arm_in(flagged: set[int], doubtful: set[int]) -> tuple[int, ...]:
+    """The squares unlike their agreed pictures that make a patch coming in from the grid's edge,
+    two or more joined, some of them read with little to spare: an arm held still over the board.
+    Whatever pieces its squares come near (fingers come near a pale tile, a bare arm near bare
+    land), an arm spreads from the edge over squares that fit nothing well; a piece put down or
+    taken at the edge, or a monument built there, fits its picture."""
+    found: set[int] = set()
+    for group in _joined(flagged):
+        on_edge = any(_EDGES[c] for c in group)
+        if len(group) >= 2 and on_edge and group & doubtful:
             found |= group
     return tuple(sorted(found))
 
@@ -329,14 +605,9 @@ def _monument_blocks(monument: list[bool]) -> list[tuple[int, int, int, int]]:
     return blocks
 
 
-# A monument's colours show on its quarters: on 177 monuments under the benchmark's light none had
-# fewer than two quarters whose colours were named, while a hand read as a monument names none.
-_NAMED_QUARTERS = 2
-
-
 def _fourth_quarters(cells: tuple[CellReading, ...]) -> tuple[CellReading, ...]:
     """A monument three of whose quarters are read, with the same colours named on at least
-    _NAMED_QUARTERS of them, stands whole: its fourth quarter, unread, is that monument's too (a
+    `named_quarters` of them, stands whole: its fourth quarter, unread, is that monument's too (a
     tall piece leaning out at the rim of the picture may show one quarter too little to be sure of)."""
     filled = list(cells)
     for quad in _QUADS:
@@ -344,7 +615,7 @@ def _fourth_quarters(cells: tuple[CellReading, ...]) -> tuple[CellReading, ...]:
         unread = [c for c in quad if cells[c].cls is CellClass.UNKNOWN]
         names = {cells[c].monument for c in read} - {None}
         named = sum(cells[c].monument is not None for c in read)
-        if len(read) == 3 and len(unread) == 1 and len(names) == 1 and named >= _NAMED_QUARTERS:
+        if len(read) == 3 and len(unread) == 1 and len(names) == 1 and named >= TUNING.named_quarters:
             confidence = min(cells[c].confidence for c in read)
             filled[unread[0]] = CellReading(CellClass.MONUMENT, confidence, None, names.pop())
     return tuple(filled)
@@ -361,7 +632,7 @@ def _only_what_can_be(cells: tuple[CellReading, ...], board: str) -> tuple[CellR
     blocks = [
         block
         for block in _monument_blocks([cell.cls is CellClass.MONUMENT for cell in cells])
-        if sum(cells[c].monument is not None for c in block) >= _NAMED_QUARTERS
+        if sum(cells[c].monument is not None for c in block) >= TUNING.named_quarters
     ]
     whole = {c for block in blocks for c in block}
     # Three quarters of a monument no whole piece explains: the fourth square is as doubtful.

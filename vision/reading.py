@@ -91,8 +91,8 @@ class BoardReading:
     message: str = ""  # for the players, in plain words
     # cell indices below the threshold; with MOVING, the unreadable patch taken for an arm reaching in
     low_confidence: tuple[int, ...] = field(default=())
-    # the squares that differ from the picture last agreed with the game (`Observer.agree`);
-    # None for an absolute read, when there is no agreed picture yet
+    # the squares that differ from the picture last agreed on (every other square reads as agreed);
+    # None when there was none to compare with and the whole board was read
     changed: tuple[int, ...] | None = None
 
     @property

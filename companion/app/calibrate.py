@@ -19,9 +19,9 @@ from companion.app.problems import disk_words
 from vision import calibration as calib
 from vision import picture
 from vision.camera import Camera, CameraError, FolderCamera, OpenCVCamera, PiCamera
-from vision.classify import Piece
 from vision.observer import Observer
 from vision.reading import COLUMNS, ROWS, CellClass
+from vision.references import Piece
 
 # One letter per class, shared with `companion read`.
 SYMBOLS = {

@@ -211,6 +211,7 @@ class Loop:
             self._read_next_still = True
         elif isinstance(self.phase, Controller) and self.phase.new_game:
             self.phase = Setup(self.records, self.phase.game.config.board, left=self.phase)
+            self.observer.forget()  # the last game's board is no picture to compare the set-up with
         if self.phones is not None and isinstance(self.phase, Controller):
             try:
                 self.phones.follow(self.phase)
@@ -294,21 +295,28 @@ def open_camera(config: Config) -> Camera:
     return settings.open()
 
 
+def pieces_file(calibration: Path) -> Path:
+    """Where the pieces the camera learnt at this table are kept: beside the calibration."""
+    return calibration.with_suffix(".pieces.npz")
+
+
 def open_observer(config: Config) -> tuple[Observer, str | None]:
-    """The observer reading with the configured calibration, and why there is none it can use."""
+    """The observer reading with the configured calibration and the pieces learnt with it on
+    earlier evenings, and why there is no calibration it can use."""
     from vision import calibration
+    from vision.memory import Memory
 
     path = config.calibration_file
     try:
         loaded = calibration.load(path)
     except calibration.CalibrationError as error:
         log.warning("%s", error)
-        return Observer(None), str(error)
+        return Observer(None, memory=Memory(pieces_file(path))), str(error)
     if loaded.references is None:
         why = f"The calibration file {path} knows where the board lies but not what the pieces look like."
         log.warning("%s", why)
-        return Observer(None), why
-    return Observer(loaded), None
+        return Observer(None, memory=Memory(pieces_file(path))), why
+    return Observer(loaded, memory=Memory.load(pieces_file(path), loaded.created)), None
 
 
 def open_phones(config: Config) -> Any:
@@ -397,6 +405,7 @@ def main(argv: Sequence[str]) -> int:
         if loop.phones is not None:
             loop.phones.server.stop()
         camera.close()
+        loop.observer.memory.save()
         speaker.close()
         if gpio is not None:
             gpio.close()

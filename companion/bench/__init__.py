@@ -8,6 +8,7 @@ import sys
 BENCHMARKS = {
     "rules": "companion.bench.rules",
     "vision": "companion.bench.vision",
+    "follow": "companion.bench.follow",
     "game": "companion.bench.game",
     "render": "companion.bench.render",
     "phone": "companion.bench.phone",

@@ -432,3 +432,27 @@ def test_calibrating_at_the_table_when_the_calibration_cannot_be_used(tmp_path: 
             assert "should show a" in loop.phase.screen().lines[0]
             assert out.read_text() == "the old, broken calibration"
     assert loop.observer.calibration is not None and calib.load(out).references is not None
+
+
+def test_the_pieces_learnt_are_kept_beside_the_calibration(tmp_path: Path) -> None:
+    """The observer opens with the pieces learnt on earlier evenings with this calibration; a
+    damaged file of them is no reason not to start."""
+    import numpy as np
+
+    from companion.app.run import open_observer, pieces_file
+    from vision import calibration as calib
+    from vision.memory import Memory
+    from vision.reading import CellReading
+
+    config = parse({"paths": {"state_dir": str(tmp_path)}})
+    calibrated = synthetic_calibration(CameraPose(), SIZE, seed=5)
+    calib.save(calibrated, config.calibration_file)
+    path = pieces_file(config.calibration_file)
+    assert path == tmp_path / "calibration.pieces.npz"
+    learnt = Memory(path, calibrated.created)
+    learnt.learn(np.zeros((2, 16, 16, 3), np.uint8), [CellReading(CellClass.LEADER_RED, 1.0)] * 2)
+    learnt.save()
+    assert open_observer(config)[0].memory.classes == (CellClass.LEADER_RED,) * 2
+    path.write_bytes(b"damaged")
+    observer, why = open_observer(config)
+    assert why is None and observer.calibration is not None and len(observer.memory) == 0

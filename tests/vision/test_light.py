@@ -6,30 +6,30 @@ import cv2
 import numpy as np
 from conftest import SIZE, calibrated
 
-from vision import classify, geometry, rectify
+from vision import geometry, light, rectify
 from vision.reading import COLUMNS, ROWS, CellClass
 from vision.sim import synthetic
 from vision.sim.synthetic import CellTruth, Conditions, Scene
 
 
 def test_a_glare_spot_is_followed_over_a_hole_in_the_bare_board() -> None:
-    px = classify._LIGHT_PX
+    px = light._LIGHT_PX
     rows, cols = np.indices((ROWS * px, COLUMNS * px), dtype=np.float32)
     x, y = (cols + 0.5) / px, (rows + 0.5) / px
     glare = 120 * np.exp(-((x - 6.5) ** 2 + (y - 4.5) ** 2) / (2 * 1.1**2)).astype(np.float32)
     weight = np.ones_like(glare)
     weight[3 * px : 6 * px, 5 * px : 8 * px] = 0  # three by three squares of pieces over the heart
-    spot = classify._glare_spot(glare, weight)
+    spot = light._glare_spot(glare, weight)
     assert spot is not None
     heart = (slice(4 * px, 5 * px), slice(6 * px, 7 * px))
     assert np.abs(spot[heart] - glare[heart]).max() < 0.1 * glare.max()
 
 
 def test_no_glare_spot_is_made_up() -> None:
-    px = classify._LIGHT_PX
+    px = light._LIGHT_PX
     rng = np.random.default_rng(1)
     noise = np.abs(rng.normal(0, 4, (ROWS * px, COLUMNS * px))).astype(np.float32)
-    assert classify._glare_spot(noise, np.ones_like(noise)) is None
+    assert light._glare_spot(noise, np.ones_like(noise)) is None
 
 
 def test_a_glare_spot_over_pieces_is_undone() -> None:
@@ -41,9 +41,9 @@ def test_a_glare_spot_over_pieces_is_undone() -> None:
     seen = synthetic.render(scene, size=SIZE, conditions=Conditions(glare=glare), seed=2).frame
     clean = synthetic.render(scene, size=SIZE, seed=2).frame
     top_down, truth = (rectify.rectify(f, calibration.homography).astype(np.float32) for f in (seen, clean))
-    lit = classify.light(top_down.astype(np.uint8), calibration.references.board)
-    undone = classify.undo_light(top_down.astype(np.uint8), calibration.references.board, lit).image
-    lit_square = classify.Light(lit.gain, lit.glare)  # one brightness and one glare per square
+    lit = light.light(top_down.astype(np.uint8), calibration.references.board)
+    undone = light.undo_light(top_down.astype(np.uint8), calibration.references.board, lit).image
+    lit_square = light.Light(lit.gain, lit.glare)  # one brightness and one glare per square
     flat = rectify.cells(top_down) - lit_square.glare.reshape(-1, 1, 1, 1)
     flat /= lit_square.gain.reshape(-1, 1, 1, 3)
     glared = rectify.cells(np.abs(top_down - truth)).mean(axis=(1, 2, 3)) > 20
@@ -76,7 +76,7 @@ def test_a_small_glare_spot_among_pieces_is_found_from_the_board_beside_it() -> 
     top_down, truth = (rectify.rectify(f, calibration.homography) for f in (seen, clean))
     added = (top_down.astype(np.float32) - truth).min(axis=2)  # the same on every channel, unless clipped
     board = calibration.references.board
-    found = classify.undo_light(top_down, board, classify.light(top_down, board)).glare
+    found = light.undo_light(top_down, board, light.light(top_down, board)).glare
     px = rectify.PX_PER_SQUARE
     heart = (slice(row * px, (row + 1) * px), slice(col * px, (col + 1) * px))
     assert added[heart].max() > 100

@@ -7,12 +7,13 @@ import pytest
 from conftest import SIZE, calibrated, cover
 
 from vision import calibration as calib
-from vision import classify, rectify
+from vision import classify, first_look, leaders, rectify
 from vision.camera import CameraError
 from vision.observer import Observer
 from vision.reading import CellClass, ReadStatus
 from vision.sim import synthetic
 from vision.sim.synthetic import Conditions, Hand, Scene, random_scene
+from vision.tuning import TUNING
 
 
 def _silent_errors(scene: Scene, reading) -> list[tuple[int, str, str]]:  # type: ignore[no-untyped-def]
@@ -358,12 +359,12 @@ def test_pieces_in_a_glare_spots_clipped_heart_get_a_second_look(style: str) -> 
         scene = _as_played(random_scene(np.random.default_rng(40 + seed), pieces=70))
         conditions = Conditions(glare=glare, noise_sigma=3)
         frame = synthetic.render(scene, style=style, size=SIZE, conditions=conditions, seed=seed).frame
-        seen = classify.distances(rectify.rectify(frame, calibration.homography), calibration.references)
-        first = classify._first_look(seen, calibration.references, classify.MIN_CONFIDENCE)
+        seen = first_look.distances(rectify.rectify(frame, calibration.homography), calibration.references)
+        first = first_look.first_look(seen, calibration.references, TUNING.min_confidence)
         reading = observer.read(frame)
         assert reading.ok and _silent_errors(scene, reading) == []
         first_unsure += sum(cell.cls is CellClass.UNKNOWN for cell in first)
-        second_unsure += sum(seen.washed[cell] <= classify._BLIND for cell in reading.low_confidence)
+        second_unsure += sum(seen.washed[cell] <= TUNING.second.blind for cell in reading.low_confidence)
     assert first_unsure >= 20 and second_unsure <= first_unsure / 2
 
 
@@ -426,13 +427,13 @@ def test_a_leader_is_not_named_a_colour_its_middle_does_not_show(style: str) -> 
     white = np.ones(3, np.float32)
     for glare in (0.0, 60.0):
         blue, black = middle(CellClass.LEADER_BLUE, glare), middle(CellClass.LEADER_BLACK, glare)
-        assert classify._colour_agrees(CellClass.LEADER_BLUE, blue, 1.0, white, references)
+        assert leaders.colour_agrees(CellClass.LEADER_BLUE, blue, 1.0, white, references)
         for other in (CellClass.LEADER_GREEN, CellClass.LEADER_RED, CellClass.LEADER_BLACK):
-            assert not classify._colour_agrees(other, blue, 1.0, white, references)
-        assert classify._colour_agrees(CellClass.LEADER_BLACK, black, 1.0, white, references)
+            assert not leaders.colour_agrees(other, blue, 1.0, white, references)
+        assert leaders.colour_agrees(CellClass.LEADER_BLACK, black, 1.0, white, references)
         grey = np.full_like(blue, 120.0 + glare)
-        assert classify._colour_agrees(CellClass.LEADER_BLACK, grey, 1.0, white, references)
-        assert not classify._colour_agrees(CellClass.LEADER_BLUE, grey, 1.0, white, references)
+        assert leaders.colour_agrees(CellClass.LEADER_BLACK, grey, 1.0, white, references)
+        assert not leaders.colour_agrees(CellClass.LEADER_BLUE, grey, 1.0, white, references)
 
 
 def test_a_treasure_in_a_glare_is_not_read_as_its_bare_temple_square() -> None:
@@ -444,7 +445,7 @@ def test_a_treasure_in_a_glare_is_not_read_as_its_bare_temple_square() -> None:
     references = calibration.references
     assert references is not None
     frame = synthetic.render(Scene.setup(), size=SIZE, seed=3).frame
-    seen = classify.distances(rectify.rectify(frame, calibration.homography), references)
+    seen = first_look.distances(rectify.rectify(frame, calibration.homography), references)
     temple = min(geometry.start_temple_cells())
     land = next(c for c in range(176) if references.setup[c] is CellClass.EMPTY_LAND)
     bare_land = references.classes.index(CellClass.EMPTY_LAND)
@@ -456,7 +457,7 @@ def test_a_treasure_in_a_glare_is_not_read_as_its_bare_temple_square() -> None:
         by_class[cell] = 10.0
         by_class[cell, land_column] = 4.0
     glared = seen._replace(nearest=nearest, washed=washed, misfit=misfit, by_class=by_class)
-    first = classify._first_look(glared, references, classify.MIN_CONFIDENCE)
+    first = first_look.first_look(glared, references, TUNING.min_confidence)
     assert first[temple].cls is CellClass.UNKNOWN
     assert first[land].cls is CellClass.EMPTY_LAND
 
@@ -468,7 +469,7 @@ def test_bare_board_under_a_glare_must_show_its_pattern_closely_to_the_first_loo
     references = calibration.references
     assert references is not None
     frame = synthetic.render(Scene.setup(), size=SIZE, seed=3).frame
-    seen = classify.distances(rectify.rectify(frame, calibration.homography), references)
+    seen = first_look.distances(rectify.rectify(frame, calibration.homography), references)
     land = next(c for c in range(176) if references.setup[c] is CellClass.EMPTY_LAND)
     misfit = seen.misfit.copy()
     misfit[land] = 0.05  # a rough fit: above "surely bare", within what a bare square may show
@@ -477,7 +478,7 @@ def test_bare_board_under_a_glare_must_show_its_pattern_closely_to_the_first_loo
         lit = seen.undone.glare.copy()
         lit[(land // 16) * px : (land // 16 + 1) * px, (land % 16) * px : (land % 16 + 1) * px] = glare
         glared = seen._replace(misfit=misfit, undone=seen.undone._replace(glare=lit))
-        assert classify._first_look(glared, references, classify.MIN_CONFIDENCE)[land].cls is read
+        assert first_look.first_look(glared, references, TUNING.min_confidence)[land].cls is read
 
 
 def test_a_hand_held_still_in_a_glare_is_never_read(style: str) -> None:
@@ -544,15 +545,15 @@ def test_the_second_look_overrules_a_first_reading_with_little_to_spare(monkeypa
     square = 70
     scene = Scene.setup().with_cells({square: synthetic.CellTruth(CellClass.TILE_RED)})
     top_down = rectify.rectify(synthetic.render(scene, size=SIZE, seed=3).frame, calibration.homography)
-    first_look = classify._first_look
+    looked = classify.first_look
 
     def mistaken(confidence: float) -> None:
         def look(*args: object) -> tuple[CellReading, ...]:
-            cells = list(first_look(*args))  # type: ignore[arg-type]
+            cells = list(looked(*args))  # type: ignore[arg-type]
             cells[square] = CellReading(CellClass.TILE_GREEN, confidence)
             return tuple(cells)
 
-        monkeypatch.setattr(classify, "_first_look", look)
+        monkeypatch.setattr(classify, "first_look", look)
 
     mistaken(0.6)
     assert classify.classify(top_down, calibration.references).cells[square].cls is CellClass.TILE_RED
@@ -604,8 +605,8 @@ def test_pieces_at_the_edge_the_second_look_reads_are_no_arm(style: str) -> None
     scene = _as_played(random_scene(rng))
     conditions = synthetic.random_conditions(rng, bump=False)
     frame = synthetic.render(scene, style=style, size=SIZE, conditions=conditions, seed=30).frame
-    seen = classify.distances(rectify.rectify(frame, calibration.homography), calibration.references)
-    first = classify._first_look(seen, calibration.references, classify.MIN_CONFIDENCE)
+    seen = first_look.distances(rectify.rectify(frame, calibration.homography), calibration.references)
+    first = first_look.first_look(seen, calibration.references, TUNING.min_confidence)
     unsure = tuple(c for c, reading in enumerate(first) if reading.cls is CellClass.UNKNOWN)
     assert _reaching_in(unsure)  # what the first look leaves would pass for an arm
     reading = Observer(calibration).read(frame)

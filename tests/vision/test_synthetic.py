@@ -337,6 +337,22 @@ def test_jitter_moves_pieces_but_keeps_them_on_their_squares():
     assert dark > 0.85 * (_square(straight, LAND_CELL).mean(axis=2) < 80).mean()  # still on its own square
 
 
+def test_with_a_placement_pieces_stay_put_from_picture_to_picture_unless_moved():
+    """Hands put each piece down once: the next picture (another seed: other noise, another
+    hand's piece elsewhere) shows it where it was; `poses` nudges or turns one on purpose."""
+    other = next(c for c in range(COLUMNS * 3, COLUMNS * 11) if c != LAND_CELL and Scene.setup().cells[c].cls
+                 is CellClass.EMPTY_LAND)
+    scene = Scene.setup().with_cells({LAND_CELL: CellTruth(CellClass.TILE_BLACK)})
+    later = scene.with_cells({other: CellTruth(CellClass.LEADER_RED)})
+    first = top_down(scene, "classic", PPS, jitter=0.08, seed=1, placement=3)
+    second = top_down(later, "classic", PPS, jitter=0.08, seed=2, placement=3)
+    assert np.array_equal(_square(first, LAND_CELL), _square(second, LAND_CELL))
+    afresh = top_down(later, "classic", PPS, jitter=0.08, seed=2)
+    assert not np.array_equal(_square(first, LAND_CELL), _square(afresh, LAND_CELL))
+    nudged = top_down(scene, "classic", PPS, jitter=0.08, seed=1, placement=3, poses=((LAND_CELL, 0.1, 0, 45),))
+    assert not np.array_equal(_square(first, LAND_CELL), _square(nudged, LAND_CELL))
+
+
 def test_random_scenes_hold_every_kind_of_piece():
     seen = set()
     for seed in range(6):

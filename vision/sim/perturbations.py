@@ -75,6 +75,8 @@ class Conditions:
     board_shift_mm: tuple[float, float] = (0.0, 0.0)  # the board bumped along the table
     board_rotation_deg: float = 0.0  # ... and turned
     piece_jitter: float = 0.0  # pieces put down off-centre by up to this share of a square
+    placement: int | None = None  # seed of where hands put each piece: kept from picture to picture
+    poses: tuple[tuple[int, float, float, float], ...] = ()  # (square, dx, dy, degrees): pieces moved further
     notes: tuple[str, ...] = field(default=(), compare=False)  # what random_conditions chose, for reports
 
     def exposed(self, share: float) -> Conditions:

@@ -9,6 +9,7 @@ which pixels hands cover.
 from __future__ import annotations
 
 import math
+import zlib
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from typing import Protocol
@@ -260,6 +261,8 @@ def top_down(
     jitter: float = 0.0,
     seed: int = 0,
     viewpoint: tuple[float, float, float] | None = None,
+    placement: int | None = None,
+    poses: tuple[tuple[int, float, float, float], ...] = (),
 ) -> np.ndarray:
     """A clean top-down picture of the whole board, border included: the grid's top-left corner
     is at (MARGIN_MM / SQUARE_MM × px_per_square) pixels from each edge.
@@ -267,13 +270,18 @@ def top_down(
     `jitter` > 0 places pieces as hands do: off-centre and turned by up to that share of a square
     (and about 100 × jitter degrees); leaders then face any way. `viewpoint` is the camera's
     position in board millimetres (x, y, height over the board): a camera sees the tops of tall
-    pieces pushed away from the point below it, so each piece is drawn shifted accordingly."""
+    pieces pushed away from the point below it, so each piece is drawn shifted accordingly.
+    `placement`: where hands put each piece is drawn from this seed, the square and the piece,
+    so a piece stays put from one picture to the next (None: drawn afresh from `seed`). `poses`:
+    (square, dx, dy, degrees) moves and turns the piece on that square further (a piece nudged,
+    a tile turned), dx and dy in shares of a square."""
     if px_per_square < 8:
         raise ValueError("a board picture needs at least 8 pixels per square")
     image = art.board_art(scene.river, scene.corners, style, px_per_square, markers).copy()
     m = round(geometry.MARGIN_MM / geometry.SQUARE_MM * px_per_square)
     rng = np.random.default_rng(seed)
     per_mm = px_per_square / geometry.SQUARE_MM
+    moves = {cell: (dx, dy, turn) for cell, dx, dy, turn in poses}
     for cell, kind in pieces(scene):
         row, col = divmod(cell, COLUMNS)
         x, y = m + col * px_per_square, m + row * px_per_square
@@ -288,11 +296,17 @@ def top_down(
             )
             lean = height / (viewpoint[2] - height) * per_mm
             lean_x, lean_y = (centre_x - viewpoint[0]) * lean, (centre_y - viewpoint[1]) * lean
-        if jitter > 0:  # put down by hand: off-centre, a little turned; leaders face any way
-            dx, dy = rng.uniform(-jitter, jitter, 2) * px_per_square
+        moved = moves.get(cell)
+        if jitter > 0 or moved is not None:  # put down by hand: off-centre, a little turned; leaders face any way
             leader = kind.startswith("leader")
-            angle = rng.uniform(0, 360) if leader else rng.uniform(-100, 100) * jitter
+            dx = dy = angle = 0.0
             step = 30 if leader else 2  # turned sprites are cached at these steps (degrees)
+            if jitter > 0:
+                hand = rng if placement is None else np.random.default_rng([placement, cell, zlib.crc32(kind.encode())])
+                dx, dy = hand.uniform(-jitter, jitter, 2) * px_per_square
+                angle = hand.uniform(0, 360) if leader else hand.uniform(-100, 100) * jitter
+            if moved is not None:
+                dx, dy, angle, step = dx + moved[0] * px_per_square, dy + moved[1] * px_per_square, angle + moved[2], 1
             sprite = art.turned(style, kind, px_per_square, step * round(angle / step) % 360)
             pad = (sprite.alpha.shape[0] - art.sprite(style, kind, px_per_square).alpha.shape[0]) // 2
             x, y = x - pad + round(dx), y - pad + round(dy)
@@ -355,7 +369,8 @@ def render(
     per_mm = pps / geometry.SQUARE_MM
     if isinstance(style, str):
         jitter = conditions.piece_jitter
-        board = top_down(scene, style, pps, markers=True, jitter=jitter, seed=seed, viewpoint=viewpoint)
+        board = top_down(scene, style, pps, markers=True, jitter=jitter, seed=seed, viewpoint=viewpoint,
+                         placement=conditions.placement, poses=conditions.poses)
         frame = _table(size).copy()
         offset = geometry.MARGIN_MM * per_mm - 0.5  # board mm → art pixel centres
         art_to_board = np.array([[1 / per_mm, 0, -offset / per_mm], [0, 1 / per_mm, -offset / per_mm], [0, 0, 1]])

@@ -1,0 +1,94 @@
+"""What changed since the agreed picture: the light measured on the squares that did not change."""
+
+from __future__ import annotations
+
+import numpy as np
+from conftest import SIZE, calibrated
+
+from vision import change, rectify
+from vision.reading import COLUMNS
+from vision.sim import synthetic
+from vision.sim.synthetic import Conditions, random_scene
+
+PX = rectify.PX_PER_SQUARE
+
+
+def board(seed: int = 1) -> np.ndarray:
+    scene = random_scene(np.random.default_rng(seed))
+    frame = synthetic.render(scene, size=SIZE, conditions=Conditions(noise_sigma=2.0), seed=seed).frame
+    return rectify.rectify(frame, calibrated("classic").homography)
+
+
+def relit(top_down: np.ndarray, gain: np.ndarray, noise: float, seed: int = 0) -> np.ndarray:
+    """The picture under another light (a gain per channel at every pixel) with sensor noise."""
+    rng = np.random.default_rng(seed)
+    lit = top_down.astype(np.float32) * gain + rng.normal(0, noise, top_down.shape)
+    return np.clip(np.rint(lit), 0, 255).astype(np.uint8)
+
+
+def smooth_gain(shape: tuple[int, ...]) -> np.ndarray:
+    """A lamp switched on to the right, a little warm: brighter and redder towards one side."""
+    x = np.linspace(0, 1, shape[1], dtype=np.float32)[None, :, None]
+    return np.broadcast_to((0.9 + 0.3 * x) * np.array([0.9, 1.0, 1.1], np.float32), shape).copy()
+
+
+def square(top_down: np.ndarray, cell: int) -> np.ndarray:
+    row, col = divmod(cell, COLUMNS)
+    view: np.ndarray = top_down[row * PX : (row + 1) * PX, col * PX : (col + 1) * PX]
+    return view
+
+
+def test_a_smooth_change_of_light_is_measured_whatever_changed_on_a_few_squares() -> None:
+    agreed = board()
+    gain = smooth_gain(agreed.shape)
+    now = relit(agreed, gain, noise=2.0)
+    for cell in (20, 21, 90, 150):  # pieces put down or taken: unlike their agreed selves
+        square(now, cell)[:] = (30, 200, 60)
+    measured, glare = change.light_change(now, change.reference(agreed))
+    assert np.abs(measured / gain - 1).max() < 0.03 and np.abs(glare).max() < 3
+
+
+def glare_spot(shape: tuple[int, ...], x: float, y: float, radius: float, peak: float) -> np.ndarray:
+    """A lamp's reflection: white light added, brightest at (x, y) (shares of the picture)."""
+    rows, cols = np.mgrid[0 : shape[0], 0 : shape[1]].astype(np.float32)
+    spread = radius * shape[1]
+    return peak * np.exp(-((cols - x * shape[1]) ** 2 + (rows - y * shape[0]) ** 2) / (2 * spread**2))
+
+
+def test_a_lamp_s_reflection_coming_or_going_is_measured_as_white_light() -> None:
+    """Switched on, a lamp adds its reflection, several squares across; switched off, it goes.
+    Most of it is measured here (its steep heart is left to the reading of the squares flagged,
+    which may each take some more glare); a multiplicative light alone would measure none."""
+    plain = board(2)
+    spot = glare_spot(plain.shape, 0.4, 0.5, 0.12, 90.0)
+    glaring = np.clip(plain.astype(np.float32) + spot[..., None], 0, 255).astype(np.uint8)
+    for before, after, sign in ((plain, glaring, 1), (glaring, plain, -1)):
+        found = change.compare(relit(after, np.ones(after.shape, np.float32), noise=2.0), change.reference(before))
+        centre = (slice(70, 100), slice(90, 120))  # unclipped land by the spot's middle, where it adds 70-90
+        assert sign * float(np.median(found.glare[centre])) > 45
+        far = (slice(0, 40), slice(200, 256))
+        assert np.abs(found.glare[far]).max() < 3 and not found.changed.reshape(11, 16)[:2, 13:].any()
+
+
+def test_only_the_squares_that_changed_stand_out_of_this_pictures_noise() -> None:
+    agreed = board()
+    reference = change.reference(agreed)
+    for noise in (1.0, 6.0):  # the threshold follows the noise measured on this picture
+        now = relit(agreed, smooth_gain(agreed.shape), noise=noise, seed=int(noise))
+        assert not change.compare(now, reference).changed.any()
+        square(now, 77)[4:12, 4:12] = square(now, 77)[4:12, 4:12] // 2 + 90  # a small piece put down
+        assert list(np.flatnonzero(change.compare(now, reference).changed)) == [77]
+
+
+def test_pieces_nudged_by_a_pixel_are_no_change_but_a_piece_moved_a_square_is() -> None:
+    agreed = board()
+    reference = change.reference(agreed)
+    nudged = agreed.copy()
+    shifted = np.roll(agreed, (1, -1), axis=(0, 1))  # about 2 mm each way
+    for cell in range(16, 176, 5):  # a piece, or the board under it, nudged on a square in five
+        square(nudged, cell)[:] = square(shifted, cell)
+    assert not change.compare(nudged, reference).changed.any()
+    moved = agreed.copy()
+    square(moved, 40)[:] = square(agreed, 41)
+    square(moved, 41)[:] = square(agreed, 40)
+    assert set(np.flatnonzero(change.compare(moved, reference).changed)) == {40, 41}

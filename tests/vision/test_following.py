@@ -1,0 +1,273 @@
+"""Reading what changed since the game and the players last agreed on the board (`Observer.agree`):
+rendered boards with ground truth, read as the controller has them read after every move."""
+
+from __future__ import annotations
+
+import functools
+from dataclasses import replace
+
+import numpy as np
+import pytest
+from conftest import SIZE, calibrated
+
+from vision import calibration as calib
+from vision import geometry
+from vision.observer import Observer
+from vision.reading import CELLS, BoardReading, CellClass, CellReading, ReadStatus
+from vision.sim import synthetic
+from vision.sim.synthetic import CellTruth, Conditions, Scene
+
+LEADERS = tuple(CellClass[f"LEADER_{c}"] for c in ("RED", "BLUE", "GREEN", "BLACK"))
+
+
+def shown(scene: Scene) -> list[CellReading]:
+    return [CellReading(t.cls, 1.0, t.dynasty, t.monument) for t in scene.cells]
+
+
+def busy(seed: int) -> Scene:
+    """A busy board as played: no face-down tile outside a monument, monuments' colours in order."""
+    scene = synthetic.random_scene(np.random.default_rng(seed))
+    order = ("red", "blue", "green", "black")
+    return Scene(
+        tuple(
+            CellTruth(CellClass.TILE_RED) if t.cls is CellClass.FACE_DOWN
+            else CellTruth(t.cls, monument=tuple(sorted(t.monument, key=order.index)))  # type: ignore[arg-type]
+            if t.monument else t
+            for t in scene.cells
+        ),
+        scene.river,
+        scene.corners,
+    )
+
+
+def free_land(scene: Scene) -> list[int]:
+    return [c for c, t in enumerate(scene.cells) if t.cls is CellClass.EMPTY_LAND]
+
+
+class Table:
+    """A camera over one table: pieces stay where hands put them from picture to picture."""
+
+    def __init__(self, style: str, conditions: Conditions | None = None, pose: synthetic.CameraPose | None = None):
+        self.style, self.pose = style, pose
+        self.conditions = replace(conditions or Conditions(noise_sigma=3.0, piece_jitter=0.05), placement=7)
+        self.observer = Observer(calibrated(style, pose))
+        self.shots = 0
+
+    def frame(self, scene: Scene, conditions: Conditions | None = None) -> np.ndarray:
+        self.shots += 1
+        return synthetic.render(scene, style=self.style, size=SIZE, pose=self.pose,
+                                conditions=conditions or self.conditions, seed=self.shots).frame
+
+    def agreed(self, scene: Scene) -> BoardReading:
+        """The board read and agreed on, as the controller does after a move."""
+        reading = self.observer.read(self.frame(scene))
+        assert reading.ok, reading.message
+        self.observer.agree(shown(scene))
+        return reading
+
+    def read(self, scene: Scene, conditions: Conditions | None = None) -> BoardReading:
+        return self.observer.read(self.frame(scene, conditions))
+
+
+def wrong(scene: Scene, reading: BoardReading) -> list[tuple[int, str, str]]:
+    return [(c, t.cls.value, r.cls.value) for c, (t, r) in enumerate(zip(scene.cells, reading.cells, strict=True))
+            if r.cls is not t.cls]
+
+
+def test_before_any_agreement_the_whole_board_is_read_and_after_one_only_what_changed(style: str) -> None:
+    table = Table(style)
+    before = busy(3)
+    first = table.agreed(before)
+    assert first.changed is None  # nothing agreed yet: read whole
+    land = free_land(before)
+    leader = next(c for c, t in enumerate(before.cells) if t.cls in LEADERS)
+    after = before.with_cells({land[4]: CellTruth(CellClass.TILE_GREEN),  # a tile put down,
+                               land[20]: before.cells[leader],  # a leader moved
+                               leader: CellTruth(CellClass.EMPTY_LAND)})
+    reading = table.read(after)
+    assert reading.ok and wrong(after, reading) == []
+    assert reading.changed == tuple(sorted((land[4], land[20], leader)))
+    unchanged = [c for c in range(CELLS) if c not in reading.changed]
+    assert all(reading.cells[c] == shown(before)[c] for c in unchanged)  # as agreed, named as agreed
+    table.observer.forget()
+    assert table.read(after).changed is None
+
+
+def test_a_lamp_switched_on_and_a_glare_that_stays_are_no_change(style: str) -> None:
+    """The light changes over the evening; a lamp's reflection stays where the lamp throws it."""
+    glare = synthetic.Glare(0.4, 0.45, 0.1, 0.6)
+    table = Table(style, Conditions(noise_sigma=3.0, piece_jitter=0.05, glare=glare, light_falloff=0.2))
+    scene = busy(5)
+    table.agreed(scene)
+    for lamp, exposure in ((0.7, 1.2), (-0.5, 0.85)):
+        later = replace(table.conditions, lamp=lamp, exposure=exposure, light_angle_deg=60)
+        reading = table.read(scene, later)
+        assert reading.ok and reading.changed == () and wrong(scene, reading) == []
+        new = free_land(scene)[9]
+        moved = scene.with_cells({new: CellTruth(CellClass.TILE_BLACK)})
+        reading = table.read(moved, later)
+        assert reading.ok and reading.changed == (new,) and wrong(moved, reading) == []
+
+
+def test_a_lamp_switched_off_takes_its_reflection_away_and_that_is_no_change(style: str) -> None:
+    glare = synthetic.Glare(0.35, 0.55, 0.12, 0.8)
+    table = Table(style, Conditions(noise_sigma=3.0, piece_jitter=0.05, glare=glare, lamp=0.4, exposure=1.1))
+    scene = busy(13)
+    table.agreed(scene)
+    off = replace(table.conditions, glare=None, lamp=0.0, exposure=1.0)
+    reading = table.read(scene, off)
+    assert reading.ok and reading.changed == () and wrong(scene, reading) == []
+    new = free_land(scene)[11]
+    moved = scene.with_cells({new: CellTruth(CellClass.TILE_RED)})
+    reading = table.read(moved, off)
+    assert reading.ok and reading.changed == (new,) and wrong(moved, reading) == []
+
+
+def test_a_piece_nudged_by_a_millimetre_or_two_is_no_change_a_new_one_is(style: str) -> None:
+    table = Table(style)
+    scene = busy(6)
+    table.agreed(scene)
+    pieces = [c for c, t in enumerate(scene.cells) if t.cls.name.startswith(("TILE_", "LEADER_"))][:12]
+    rng = np.random.default_rng(1)
+    nudges = tuple((c, *rng.uniform(-0.06, 0.06, 2), float(rng.uniform(-3, 3))) for c in pieces)  # ≤ 1.8 mm
+    new = free_land(scene)[2]
+    moved = scene.with_cells({new: CellTruth(CellClass.CATASTROPHE)})
+    reading = table.read(moved, replace(table.conditions, poses=nudges))
+    assert reading.ok and wrong(moved, reading) == []
+    assert reading.changed == (new,)
+
+
+def test_a_changed_square_is_never_read_as_a_class_the_rules_exclude() -> None:
+    table = Table("classic")
+    scene = busy(7)
+    table.agreed(scene)
+    square = free_land(scene)[5]
+    after = scene.with_cells({square: CellTruth(CellClass.TILE_RED)})
+    everything = frozenset(CellClass) - {CellClass.UNKNOWN}
+    for allowed, expected in (
+        (frozenset({CellClass.TILE_RED, CellClass.TILE_GREEN}), {CellClass.TILE_RED}),
+        # The truth excluded: neither tile fits, nor the bare land agreed there; never a red tile.
+        (frozenset({CellClass.TILE_GREEN, CellClass.TILE_BLACK}), {CellClass.UNKNOWN}),
+    ):
+        table.observer.candidates = tuple(allowed if c == square else everything for c in range(CELLS))
+        reading = table.read(after)
+        assert reading.ok and reading.cells[square].cls in expected
+        assert reading.changed == (square,)
+
+
+def test_the_class_agreed_on_a_square_is_always_allowed_there(style: str) -> None:
+    """A glare spot thrown by a lamp switched on makes squares look changed; told that only a green
+    tile may appear anywhere, each of them is still read as what was agreed."""
+    table = Table(style)
+    scene = busy(12)
+    table.agreed(scene)
+    table.observer.candidates = (frozenset({CellClass.TILE_GREEN}),) * CELLS
+    glare = replace(table.conditions, glare=synthetic.Glare(0.55, 0.4, 0.09, 0.5))
+    reading = table.read(scene, glare)
+    assert reading.ok and reading.changed == () and wrong(scene, reading) == []
+
+
+def test_a_square_the_players_corrected_stays_as_they_said_while_it_does_not_change() -> None:
+    table = Table("classic")
+    scene = busy(8)
+    reading = table.observer.read(table.frame(scene))
+    square = free_land(scene)[0]
+    said = shown(scene)
+    said[square] = CellReading(CellClass.TILE_BLACK, 1.0)  # what the players told (wrongly, here)
+    table.observer.agree(said)
+    again = table.read(scene)
+    assert reading.ok and again.ok and again.changed == ()
+    assert again.cells[square] == CellReading(CellClass.TILE_BLACK, 1.0)
+
+
+def test_a_hand_held_still_over_the_board_is_never_read(style: str) -> None:
+    table = Table(style)
+    scene = busy(9)
+    table.agreed(scene)
+    for edge in ("bottom", "left", "top"):
+        hand = replace(table.conditions, hands=(synthetic.Hand(edge=edge, along=0.45, reach=0.45),))
+        reading = table.read(scene, hand)
+        assert reading.status is ReadStatus.MOVING and reading.hands_in_view and not reading.cells
+
+
+def test_something_left_on_the_rim_does_not_stop_the_reading_an_arm_over_it_does() -> None:
+    """A cup or a box lid put down by the board's edge (beyond a narrow border that is the table
+    itself) covers no square: the squares are read, a piece put down at that edge too. An arm
+    crossing that edge spreads over squares nothing fits well: the reading is refused."""
+    table = Table("classic")
+    scene = busy(10)
+    corners = synthetic.render(scene, size=SIZE, conditions=table.conditions, seed=1).grid_corners
+    x, y = corners[0] + 0.3 * (corners[1] - corners[0])
+
+    def with_lid(frame: np.ndarray) -> np.ndarray:
+        frame[int(y) - 30 : int(y) - 5, int(x) : int(x) + 60] = (40, 160, 200)  # across the top border
+        return frame
+
+    refused = table.observer.read(with_lid(table.frame(scene)))
+    assert refused.status is ReadStatus.MOVING and "top edge" in refused.message  # nothing agreed yet
+    table.agreed(scene)
+    inside, top = free_land(scene)[30], next(c for c in free_land(scene) if c < 16)
+    moved = scene.with_cells({inside: CellTruth(CellClass.TILE_RED)})
+    reading = table.observer.read(with_lid(table.frame(moved)))
+    assert reading.ok and reading.changed == (inside,) and wrong(moved, reading) == []
+    at_edge = moved.with_cells({top: CellTruth(CellClass.TILE_GREEN)})
+    reading = table.observer.read(with_lid(table.frame(at_edge)))
+    assert reading.ok and reading.changed == tuple(sorted((inside, top))) and wrong(at_edge, reading) == []
+    arm = replace(table.conditions, hands=(synthetic.Hand(edge="top", along=0.35, reach=0.35),))
+    reading = table.observer.read(with_lid(table.frame(at_edge, arm)))
+    assert reading.status is ReadStatus.MOVING and reading.hands_in_view
+
+
+def test_a_bumped_board_is_compared_in_board_coordinates() -> None:
+    table = Table("classic")
+    scene = busy(11)
+    table.agreed(scene)
+    square = free_land(scene)[7]
+    after = scene.with_cells({square: CellTruth(CellClass.TILE_BLUE if square in scene.river else CellClass.TILE_RED)})
+    bumped = replace(table.conditions, board_shift_mm=(9.0, -6.0), board_rotation_deg=1.5)
+    reading = table.read(after, bumped)
+    assert reading.ok and "moved" in reading.message
+    assert reading.changed == (square,) and wrong(after, reading) == []
+
+
+@pytest.mark.parametrize("board", ["standard"])
+def test_a_treasure_taken_from_its_temple_is_seen(board: str) -> None:
+    """The treasure sits anywhere on its temple; once taken, the temple is a red tile."""
+    table = Table("classic")
+    scene = Scene.setup(board)
+    table.agreed(scene)
+    temple = min(geometry.start_temple_cells(board))
+    after = scene.with_cells({temple: CellTruth(CellClass.TILE_RED)})
+    reading = table.read(after)
+    assert reading.ok and reading.changed == (temple,) and reading.cells[temple].cls is CellClass.TILE_RED
+
+
+@functools.cache
+def _without_blue_leaders(style: str) -> calib.Calibration:
+    """A calibration whose "show me your pieces" picture had no blue leader in it."""
+    setup = synthetic.render(Scene.setup(), style=style, size=SIZE, seed=1)
+    layout = {c: p for c, p in calib.pieces_layout().items() if p.cls is not CellClass.LEADER_BLUE}
+    shown_ = Scene.setup().with_cells({c: CellTruth(p.cls, p.dynasty, p.monument) for c, p in layout.items()})
+    pieces = synthetic.render(shown_, style=style, size=SIZE, seed=2)
+    return calib.calibrate(setup.frame, [(pieces.frame, layout)])
+
+
+def test_a_piece_never_shown_is_not_guessed_and_is_learnt_once_the_players_name_it(style: str) -> None:
+    """The calibration saw no blue leader: one put down is unsure, never another colour, whatever
+    else may stand there. Once the players have said what it is, it is read where it goes next."""
+    table = Table(style)
+    table.observer = Observer(_without_blue_leaders(style))
+    scene = Scene.setup()
+    table.agreed(scene)
+    land = free_land(scene)
+    allowed = frozenset(LEADERS) | {CellClass.EMPTY_LAND}
+    table.observer.candidates = tuple(allowed if c in land else frozenset({scene.cells[c].cls}) for c in range(CELLS))
+    first = scene.with_cells({land[40]: CellTruth(CellClass.LEADER_BLUE, dynasty="bull")})
+    reading = table.read(first)
+    assert reading.ok and reading.changed == (land[40],) and reading.cells[land[40]].cls is CellClass.UNKNOWN
+    table.observer.agree(shown(first))  # the players named it
+    assert table.observer.memory.classes == (CellClass.LEADER_BLUE,)
+    second = first.with_cells({land[40]: CellTruth(CellClass.EMPTY_LAND),
+                               land[70]: CellTruth(CellClass.LEADER_BLUE, dynasty="bull")})
+    reading = table.read(second)
+    assert reading.ok and reading.changed == (land[40], land[70]) and wrong(second, reading) == []

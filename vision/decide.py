@@ -1,0 +1,288 @@
+"""What a changed square holds now, chosen among what the rules allow there.
+
+Only the squares that changed since the agreed picture (`vision.change`) are looked at. Each is
+compared, pixel by pixel under the light worked out for it, with every picture there is of what
+may stand there now (`Observer.candidates`): the agreed picture of the square itself (nothing
+changed after all: a glare moved, a shadow fell), its own bare board as the set-up picture showed
+it, the pieces shown at calibration, and the pieces this table showed at earlier agreements
+(`vision.memory`). Each picture may take a little more or less light and some glare, as the
+second look of an absolute read allows (`second_look.fit_loss`). The class whose picture fits best
+is taken when the next class fits clearly worse; a class the rules allow but of which no picture
+was ever seen counts as fitting as badly as a picture may and still be known. A class the rules
+exclude is never named.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Callable, Collection, Sequence
+from dataclasses import dataclass
+from typing import Any, NamedTuple
+
+import numpy as np
+
+from vision import leaders, rings
+from vision.first_look import confidence_of
+from vision.light import Light
+from vision.reading import CELLS, CellClass, CellReading
+from vision.rectify import PX_PER_SQUARE, cells
+from vision.references import References
+from vision.second_look import LOOK_PX, coarse, fit_loss
+from vision.tuning import TUNING
+
+_T = TUNING.follow
+_REFERENCE = -1  # the label of the agreed picture of the square itself
+_TURNED = frozenset(  # pieces that lie flat and are square: any quarter turn looks like a piece of theirs
+    {CellClass.TILE_RED, CellClass.TILE_BLUE, CellClass.TILE_GREEN, CellClass.TILE_BLACK, CellClass.CATASTROPHE,
+     CellClass.UNIFICATION, CellClass.FACE_DOWN}
+)
+
+
+@dataclass(frozen=True)
+class Examples:
+    """Pictures of pieces under the calibration light, at the second look's size."""
+
+    looks: np.ndarray  # K × LOOK_PX² · 3 float32
+    features: np.ndarray  # K × F: `rings.features`, in units of their usual spread (`References.scale`)
+    classes: tuple[CellClass, ...]  # K
+    monuments: tuple[tuple[str, str] | None, ...]  # K
+
+    @functools.cached_property
+    def norms(self) -> np.ndarray:
+        """Each example's squared feature length, for distances as |a|² - 2ab + |b|²."""
+        norms: np.ndarray = (self.features**2).sum(axis=1)
+        return norms
+
+    @functools.cached_property
+    def codes(self) -> np.ndarray:
+        """Each example's class as a number (`CODES`), for numpy to compare."""
+        return np.array([CODES[cls] for cls in self.classes], dtype=np.intp)
+
+
+def turned(examples: Examples) -> Examples:
+    """The examples of flat square pieces also turned by a quarter, a half and three quarters:
+    a tile is put down any way round."""
+    side = LOOK_PX
+    looks, features = [examples.looks], [examples.features]
+    classes, monuments = list(examples.classes), list(examples.monuments)
+    rows = [i for i, cls in enumerate(examples.classes) if cls in _TURNED]
+    if rows:
+        square = examples.looks[rows].reshape(len(rows), side, side, 3)
+        for quarter in (1, 2, 3):
+            looks.append(np.rot90(square, quarter, axes=(1, 2)).reshape(len(rows), -1))
+            features.append(examples.features[rows])  # rings do not care how a piece is turned
+            classes += [examples.classes[i] for i in rows]
+            monuments += [examples.monuments[i] for i in rows]
+    return Examples(np.concatenate(looks).astype(np.float32), np.concatenate(features), tuple(classes),
+                    tuple(monuments))
+
+
+@dataclass(frozen=True)
+class Scene:
+    """The picture now and what is known of the light on it, seen from above (same size)."""
+
+    now: np.ndarray  # the picture now (uint8)
+    agreed: np.ndarray  # the agreed picture (uint8)
+    change: np.ndarray  # H×W×3: the gain of each channel from the agreed picture to now ...
+    added: np.ndarray  # H×W: ... and the white light added (`change.Change`: now ≈ change · agreed + added)
+    gain: np.ndarray  # H×W×3: the gain of each channel from the calibration light to now ...
+    glare: np.ndarray  # H×W×3: ... and the white glare now, in grey levels
+
+    @functools.cached_property
+    def blind(self) -> np.ndarray:
+        """CELLS bool: the squares a glare burnt out in both pictures: no change can be seen there."""
+        glaring = (self.glare[..., 0] > TUNING.glare_clips)
+        burnt = (np.minimum(self.now, self.agreed).max(axis=2) >= TUNING.clipped) & glaring
+        share: np.ndarray = cells(burnt[..., None].astype(np.float32), PX_PER_SQUARE).reshape(CELLS, -1).mean(axis=1)
+        return share > TUNING.washed
+
+
+class Verdict(NamedTuple):
+    reading: CellReading
+    unchanged: bool  # the agreed picture fits best: the square holds what was agreed
+    dazzled: bool  # burnt out now: a shorter exposure may show it
+
+
+class _Ranked(NamedTuple):
+    """One measure's choice among the classes allowed on a square."""
+
+    cls: CellClass
+    confidence: float
+    unchanged: bool = False
+
+
+def decide(
+    scene: Scene,
+    squares: Sequence[int],
+    agreed: Sequence[CellReading],
+    allowed: Sequence[Collection[CellClass] | None],
+    references: References,
+    examples: Examples,
+    min_confidence: float,
+) -> list[Verdict]:
+    """A verdict for each square (`squares`), given what was agreed on each and the classes the
+    rules allow there (None: any class a picture was seen of).
+
+    Two measures, as an absolute read takes them: the colour and texture of rings around the
+    square's centre, which do not care how a piece is turned, compared with every picture's;
+    and, for a square they do not read with much to spare, each picture's pixels under the
+    light on the square (which also tells whether the agreed picture still fits). A leader is
+    named a colour only when its middle shows that colour."""
+    if not squares:
+        return []
+    index = np.asarray(squares)
+
+    def at(image: np.ndarray) -> np.ndarray:
+        patches: np.ndarray = cells(image if image.ndim == 3 else image[..., None], PX_PER_SQUARE)[index]
+        return patches.astype(np.float32)
+
+    gain = np.maximum(at(scene.gain), 1e-3)
+    glare = at(scene.glare)
+    raw = at(scene.now)
+    agreed_raw = at(scene.agreed)
+    before_full = agreed_raw * at(scene.change) + at(scene.added)  # the agreed picture under the light now
+    # Ring features under the calibration light: the square now, the agreed picture of it, and its
+    # own look at set-up.
+    calibrated = np.stack([np.maximum(raw - glare, 0) / gain, np.maximum(before_full - glare, 0) / gain,
+                           cells(references.board, PX_PER_SQUARE)[index].astype(np.float32)])
+    measured = rings.features(calibrated.reshape(-1, *raw.shape[1:]), Light.unchanged(3 * len(index)))
+    now_rings, agreed_rings, own_rings = (measured / references.scale).reshape(3, len(index), -1)
+    apart = np.sqrt(np.maximum(
+        (now_rings**2).sum(1)[:, None] - 2 * now_rings @ examples.features.T + examples.norms[None, :],
+        0.0,
+    ))
+    target = coarse(raw - glare)
+    exact = coarse((raw >= TUNING.clipped).astype(np.float32)) == 0
+    before = coarse(before_full - glare)
+    lit = coarse(gain)
+    blind = scene.blind[index]
+    codes = examples.codes
+    verdicts = []
+    for k, cell in enumerate(squares):
+        setup, was, told = references.setup[cell], agreed[cell].cls, allowed[cell]
+        permitted = set(CODES) - {CellClass.UNKNOWN} if told is None else {*told, was} - {CellClass.UNKNOWN}
+        # A temple's square was never seen bare at set-up: there other squares' bare land counts.
+        own = _OWN_LOOK - {CellClass.EMPTY_LAND} if setup is CellClass.TREASURE else _OWN_LOOK
+        rows = np.flatnonzero(np.isin(codes, [CODES[c] for c in permitted if c not in own]))
+        extra_codes, extra_rings, extra_looks = [], [], []
+        if setup in permitted:  # the square's own look at set-up: bare board, or its temple's treasure
+            extra_codes.append(CODES[setup])
+            extra_rings.append(own_rings[k])
+            extra_looks.append(references.coarse_board[cell] * lit[k])
+        if was is not CellClass.UNKNOWN:  # the agreed picture of the square itself
+            extra_codes.append(_REFERENCE)
+            extra_rings.append(agreed_rings[k])
+            extra_looks.append(before[k])
+        labels = np.concatenate([codes[rows], np.array(extra_codes, np.intp)])
+        seen = {_CLASSES[c] for c in np.unique(labels) if c != _REFERENCE} | {was}
+        unseen = told is not None and bool(set(told) - seen - {CellClass.UNKNOWN})
+        near = np.concatenate([apart[k, rows], np.linalg.norm(np.array(extra_rings) - now_rings[k], axis=1)
+                               if extra_rings else np.zeros(0)])
+        by_rings = _ranked(near, labels, was, unseen, confidence_of, _T.unseen_rings)
+        # The pixels of the pictures nearest in rings (a few poses of each class) and of the extras.
+        fitted = _nearest(near[: len(rows)], labels[: len(rows)])
+        looks = np.concatenate([examples.looks[rows[fitted]] * lit[k],
+                                np.array(extra_looks).reshape(len(extra_codes), -1)])
+        loss = fit_loss(looks, target[k], exact[k])
+        pixels = _ranked(loss, np.concatenate([labels[fitted], extra_codes]).astype(np.intp), was, unseen,
+                         _pixel_confidence, _T.unseen_pixels)
+        verdict = _verdict(by_rings, pixels, bool(blind[k]), min_confidence)
+        cls, confidence = verdict.reading.cls, verdict.reading.confidence
+        if cls is CellClass.MONUMENT and not verdict.unchanged:
+            monument = _monument(loss[: len(fitted)], rows[fitted], examples)
+            verdict = verdict._replace(reading=CellReading(cls, confidence, None, monument))
+        if cls in leaders.LEADERS and not verdict.unchanged and cls in references.leader_colours:
+            # A figure turned and leaning as no picture was may come nearer another colour's
+            # pictures: its middle must show its colour (see `leaders.colour_agrees`).
+            middle = raw[k][leaders.FIGURE, leaders.FIGURE]
+            light = gain[k][leaders.FIGURE, leaders.FIGURE].reshape(-1, 3).mean(axis=0)
+            if not leaders.colour_agrees(cls, middle, 1.0, light, references):
+                verdict = Verdict(CellReading(CellClass.UNKNOWN, 0.0), False, verdict.dazzled)
+        verdicts.append(verdict)
+    return verdicts
+
+
+_CLASSES = tuple(CellClass)
+CODES = {cls: i for i, cls in enumerate(_CLASSES)}
+# Classes whose only picture is the square's own (bare board has its printed pattern; a treasure
+# stands on its own temple): other squares' pictures of them are not taken.
+_OWN_LOOK = frozenset({CellClass.EMPTY_LAND, CellClass.EMPTY_RIVER, CellClass.TREASURE})
+
+
+def _nearest(apart: np.ndarray, codes: np.ndarray) -> np.ndarray:
+    """The `nearest` examples of each class (`codes`), by `apart` (distance to each)."""
+    order = np.argsort(apart, kind="stable")
+    ranked = codes[order]
+    picked = [order[ranked == code][: _T.nearest] for code in np.unique(codes)]
+    return np.sort(np.concatenate(picked)) if picked else np.zeros(0, np.intp)
+
+
+def _pixel_confidence(best: float, other: float) -> float:
+    """As the second look's: 0.5 when the next class fits `margin` worse, less when the best fits
+    badly at all."""
+    second = TUNING.second
+    gap = min(1.0, (other / max(best, 1e-6) - 1) * 0.5 / second.margin)
+    return max(0.0, gap) * min(1.0, second.far / max(best, 1e-6))
+
+
+def _ranked(
+    apart: np.ndarray,
+    labels: np.ndarray,
+    was: CellClass,
+    unseen: bool,
+    confidence: Callable[[Any, Any], Any],
+    unknown: float,
+) -> _Ranked:
+    """The class nearest by one measure (`apart`, one value per picture, `labels` its class; the
+    agreed picture counting for the agreed class) and a confidence from the next class's
+    distance; a class allowed but never seen counts as `unknown` away."""
+    reference = labels == _REFERENCE
+    best = np.full(len(_CLASSES), np.inf, np.float32)
+    np.minimum.at(best, np.where(reference, CODES[was], labels), apart)
+    first, second = (int(i) for i in np.argsort(best, kind="stable")[:2])
+    rival = min(float(best[second]), unknown) if unseen else float(best[second])
+    unchanged = bool(reference.any()) and first == CODES[was] and float(apart[reference].min()) <= best[first]
+    return _Ranked(_CLASSES[first], float(confidence(float(best[first]), rival)), unchanged)
+
+
+def _verdict(by_rings: _Ranked, pixels: _Ranked, blind: bool, min_confidence: float) -> Verdict:
+    """As an absolute read decides: the agreed picture fitting best pixel by pixel means nothing
+    changed; else the rings' choice when they have much to spare, the pixels' when those are
+    sure, the rings' when they are sure enough; but never when both are sure of different classes
+    (a changed square is read as a move: a guess there is a move nobody made)."""
+    if blind:  # what is left of the pattern is clipped: only pixels not clipped tell anything
+        by_rings = _Ranked(CellClass.UNKNOWN, 0.0)
+    if pixels.unchanged and pixels.confidence >= min_confidence:
+        return Verdict(CellReading(pixels.cls, pixels.confidence), True, blind)
+    if by_rings.cls in _OWN_LOOK - {CellClass.TREASURE}:
+        # Bare board shows its own printed pattern, which only pixels tell: a bare arm or a
+        # plain piece in the board's colours comes near its rings.
+        by_rings = _Ranked(CellClass.UNKNOWN, 0.0)
+    sure = by_rings.confidence >= min_confidence and pixels.confidence >= min_confidence
+    if sure and by_rings.cls is not pixels.cls:  # each measure sure of another class: neither is
+        return Verdict(CellReading(CellClass.UNKNOWN, 0.0), False, blind)
+    if by_rings.confidence >= TUNING.first.second_opinion:
+        chosen = by_rings
+    elif pixels.confidence >= min_confidence:
+        chosen = pixels
+    elif by_rings.confidence >= min_confidence:
+        chosen = by_rings
+    else:
+        return Verdict(CellReading(CellClass.UNKNOWN, max(by_rings.confidence, pixels.confidence)), False, blind)
+    return Verdict(CellReading(chosen.cls, chosen.confidence), False, blind)
+
+
+def _monument(loss: np.ndarray, rows: np.ndarray, examples: Examples) -> tuple[str, str] | None:
+    """The colours of the monument whose pictures fit best, when every other monument's fit
+    clearly worse (`loss`: of the examples `rows`)."""
+    fits: dict[tuple[str, str], float] = {}
+    for value, row in zip(loss, rows, strict=True):
+        colours = examples.monuments[row]
+        if colours is not None:
+            fits[colours] = min(fits.get(colours, np.inf), float(value))
+    if not fits:
+        return None
+    ranked = sorted(fits, key=fits.__getitem__)
+    if len(ranked) > 1 and fits[ranked[1]] < TUNING.first.named * fits[ranked[0]]:
+        return None
+    return ranked[0]

@@ -1,0 +1,145 @@
+"""Leaders: the colour their middle shows, and the dynasty their symbol shows from close by.
+
+Both looks at a square weigh a figure's outline and symbol as much as its colour; a leader is
+named a colour only when the steps between its middle's channels (which a white glare leaves as
+they were) agree with that colour's examples (`colour_agrees`). Its dynasty is read from a close-up
+of the frame, by how the brightness varies around rings about its centre (`name_dynasty`), when
+the calibration showed the dynasties can be told apart from above (`dynasties_readable`).
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
+import cv2
+import numpy as np
+
+from vision.reading import CellClass
+from vision.rectify import PX_PER_SQUARE, square_transform
+from vision.tuning import TUNING
+
+if TYPE_CHECKING:
+    from vision.references import References
+
+LEADERS = tuple(cls for cls in CellClass if cls.is_leader)
+FIGURE = slice(PX_PER_SQUARE // 4, PX_PER_SQUARE - PX_PER_SQUARE // 4)  # a leader's middle: the figure
+
+
+def _channel_steps(colour: np.ndarray) -> np.ndarray:
+    """Blue less green and green less red: what a white glare, added to every channel, leaves."""
+    steps: np.ndarray = np.stack([colour[..., 0] - colour[..., 1], colour[..., 1] - colour[..., 2]], axis=-1)
+    return steps
+
+
+def colour_agrees(
+    cls: CellClass, middle: np.ndarray, brightness: float, tint: np.ndarray, references: References
+) -> bool:
+    """Whether a leader of colour `cls` shows that colour in its middle. Both looks weigh a
+    figure's outline and symbol as much as its colour, and a figure turned and leaning as no
+    example was can come nearer another colour's; a glare, which adds the same to every channel,
+    leaves the steps between channels as they were. The middle's steps must be nearest `cls`'s
+    examples' under the square's light, or the black leader's (a figure in a shadow the light does
+    not follow closely shows little colour) if it still shows a good part of its own colour."""
+    seen = _channel_steps(middle.reshape(-1, 3).mean(axis=0))
+    expected = {
+        leader: _channel_steps(brightness * tint * colour) for leader, colour in references.leader_colours.items()
+    }
+    nearest = min(expected, key=lambda leader: float(np.sum((seen - expected[leader]) ** 2)))
+    if nearest is cls or cls is CellClass.LEADER_BLACK:
+        return nearest is cls
+    pale = TUNING.leaders.pale * np.linalg.norm(expected[cls])
+    return nearest is CellClass.LEADER_BLACK and bool(np.linalg.norm(seen) >= pale)
+
+
+DYNASTY_PX = 48  # px per square when looking closely at a leader's symbol
+_OFF_CENTRE = 4  # px at DYNASTY_PX: how far off-centre a leader may stand (0.08 square)
+SIGNATURE = 8 * 16  # harmonics × rings: a dynasty signature's length
+
+
+def leader_closeup(frame: np.ndarray, homography: np.ndarray, cell: int) -> np.ndarray:
+    """A grey DYNASTY_PX picture of a square with room around it for a leader put down off-centre."""
+    m = _OFF_CENTRE
+    shift = np.array([[1, 0, m], [0, 1, m], [0, 0, 1]], dtype=np.float64)
+    transform = shift @ square_transform(homography, cell, DYNASTY_PX)
+    closeup = cv2.warpPerspective(frame, transform, (DYNASTY_PX + 2 * m, DYNASTY_PX + 2 * m))
+    grey: np.ndarray = cv2.cvtColor(closeup, cv2.COLOR_BGR2GRAY) if closeup.ndim == 3 else closeup
+    return grey
+
+
+@functools.cache
+def _polar_maps(size: int, offsets: tuple[tuple[int, int], ...]) -> tuple[np.ndarray, np.ndarray]:
+    """Where to sample a closeup of side `size` for 64 angles × 16 radii about each offset centre."""
+    angles = np.arange(64) * (2 * np.pi / 64)
+    radii = np.arange(16) * (DYNASTY_PX * 0.42 / 16)
+    centre = (size - 1) / 2
+    xs = [centre + dx + np.outer(np.cos(angles), radii) for dx, _ in offsets]
+    ys = [centre + dy + np.outer(np.sin(angles), radii) for _, dy in offsets]
+    return np.concatenate(xs).astype(np.float32), np.concatenate(ys).astype(np.float32)
+
+
+def dynasty_signatures(closeup: np.ndarray, offsets: tuple[tuple[int, int], ...] = ((0, 0),)) -> np.ndarray:
+    """What a leader's symbol looks like however the leader is turned, seen about each offset
+    centre: for rings around the centre, how strongly the brightness varies around the ring at
+    each of its first harmonics (len(offsets) × SIGNATURE)."""
+    map_x, map_y = _polar_maps(closeup.shape[0], offsets)
+    polar = cv2.remap(closeup.astype(np.float32), map_x, map_y, cv2.INTER_LINEAR).reshape(len(offsets), 64, 16)
+    polar = (polar - polar.mean(axis=(1, 2), keepdims=True)) / (polar.std(axis=(1, 2), keepdims=True) + 1e-3)
+    harmonics = np.abs(np.fft.rfft(polar, axis=1))[:, 1:9].reshape(len(offsets), -1)
+    norms = np.maximum(np.linalg.norm(harmonics, axis=1, keepdims=True), 1e-6)
+    signatures: np.ndarray = (harmonics / norms).astype(np.float32)
+    return signatures
+
+
+_OFFSETS = tuple((dx, dy) for dy in (-_OFF_CENTRE, 0, _OFF_CENTRE) for dx in (-_OFF_CENTRE, 0, _OFF_CENTRE))
+
+
+def _residuals(signatures: np.ndarray) -> np.ndarray:
+    """Signatures less their mean, unit-norm: what tells one dynasty's symbol from the others'
+    once the shape every leader of a colour shares is taken away."""
+    residual = signatures - signatures.mean(axis=0)
+    result: np.ndarray = residual / np.maximum(np.linalg.norm(residual, axis=-1, keepdims=True), 1e-6)
+    return result
+
+
+def _named(scores: np.ndarray, names: Sequence[str]) -> str | None:
+    """The best-scoring name, when it is a clear match and clearly ahead of every other name."""
+    best = int(np.argmax(scores))
+    rival = max((float(s) for s, n in zip(scores, names, strict=True) if n != names[best]), default=-1.0)
+    if scores[best] < TUNING.leaders.match or scores[best] - rival < TUNING.leaders.margin:
+        return None
+    return names[best]
+
+
+def name_dynasty(closeup: np.ndarray, cls: CellClass, references: References) -> str | None:
+    """The dynasty of a leader of class `cls` in a `leader_closeup`, when its symbol is clear."""
+    rows = [i for i, (c, _) in enumerate(references.dynasty_keys) if c is cls]
+    if len(rows) < 2:
+        return None
+    known = references.dynasty_signatures[rows]
+    mean = known.mean(axis=0)
+    seen = dynasty_signatures(closeup, _OFFSETS) - mean
+    seen /= np.maximum(np.linalg.norm(seen, axis=1, keepdims=True), 1e-6)
+    scores = (seen @ _residuals(known).T).max(axis=0)  # best placement per example
+    return _named(scores, [references.dynasty_keys[i][1] for i in rows])
+
+
+def dynasties_readable(signatures: np.ndarray, keys: Sequence[tuple[CellClass, str]]) -> bool:
+    """Whether these pieces' dynasties can be told from above: each leader, compared with the
+    leaders of the other colours (each elsewhere on the board), is named right or not at all, and
+    most are named. Some editions' symbols are too small or too much in relief to read; naming a
+    dynasty wrongly would stop the game for nothing, so then none is named."""
+    colours = sorted({cls for cls, _ in keys}, key=lambda c: c.value)
+    residual = np.zeros_like(signatures)
+    for cls in colours:
+        rows = [i for i, (c, _) in enumerate(keys) if c is cls]
+        residual[rows] = _residuals(signatures[rows])
+    right = 0
+    for i, (cls, dynasty) in enumerate(keys):
+        others = [j for j, (c, _) in enumerate(keys) if c is not cls]
+        named = _named(residual[others] @ residual[i], [keys[j][1] for j in others])
+        if named is not None and named != dynasty:
+            return False
+        right += named == dynasty
+    return len(keys) > 0 and right >= len(keys) / 2

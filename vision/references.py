@@ -1,0 +1,271 @@
+"""What the squares and pieces looked like at calibration: the references every read compares with.
+
+The player tells what each square holds at set-up and in the "show me your pieces" picture
+(`Piece`); each square's picture, under the calibration light, is kept with its ring features
+(`vision.rings`), and the spread of those features among pictures of one class says what "near"
+means (`learn`).
+"""
+
+from __future__ import annotations
+
+import base64
+import functools
+import itertools
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+import cv2
+import numpy as np
+
+from vision import picture
+from vision.leaders import FIGURE, LEADERS, SIGNATURE
+from vision.light import Light, cell_colours
+from vision.reading import CELLS, COLUMNS, ROWS, CellClass
+from vision.rectify import PX_PER_SQUARE, cells
+from vision.rings import features
+from vision.second_look import coarse
+from vision.tuning import TUNING
+
+_CLASSES = tuple(CellClass)
+_BARE = (CellClass.EMPTY_LAND, CellClass.EMPTY_RIVER)
+
+
+@dataclass(frozen=True, slots=True)
+class Piece:
+    """What a square holds, as the player tells it at calibration."""
+
+    cls: CellClass
+    dynasty: str | None = None
+    monument: tuple[str, str] | None = None
+
+
+class Known(Protocol):
+    """What the player told us a square holds (vision.sim.synthetic.CellTruth fits)."""
+
+    @property
+    def cls(self) -> CellClass: ...
+    @property
+    def dynasty(self) -> str | None: ...
+    @property
+    def monument(self) -> tuple[str, str] | None: ...
+
+
+@dataclass(frozen=True)
+class References:
+    """What the squares and pieces looked like at calibration."""
+
+    board: np.ndarray  # the set-up board seen from above (uint8, PX_PER_SQUARE per square): the bare board's look
+    prototypes: np.ndarray  # K × F: features of every example
+    classes: tuple[CellClass, ...]  # K
+    dynasties: tuple[str | None, ...]  # K
+    monuments: tuple[tuple[str, str] | None, ...]  # K
+    scale: np.ndarray  # F: the usual spread of each feature among patches of one square
+    setup: tuple[CellClass, ...]  # what each square held at set-up, when `board` was seen
+    looks: np.ndarray  # K × px × px × 3 (uint8): every example's picture under the calibration light
+    dynasty_signatures: np.ndarray = field(default_factory=lambda: np.zeros((0, SIGNATURE), np.float32))
+    dynasty_keys: tuple[tuple[CellClass, str], ...] = ()  # (leader class, dynasty) of each signature
+
+    def __post_init__(self) -> None:
+        labels = [c.value for c in self.classes]
+        if labels != sorted(labels):
+            raise ValueError("examples must be sorted by class")
+
+    @functools.cached_property
+    def empty(self) -> np.ndarray:
+        """CELLS × 3: each square's mean colour on the set-up board."""
+        return cell_colours(self.board)
+
+    @functools.cached_property
+    def coarse_looks(self) -> np.ndarray:
+        """Every example's picture at the second look's size (K × LOOK_PX² · 3, float32)."""
+        return coarse(self.looks)
+
+    @functools.cached_property
+    def leader_colours(self) -> dict[CellClass, np.ndarray]:
+        """The middle colour (BGR) of each leader colour's examples, the median over them."""
+        colours = {}
+        for cls in LEADERS:
+            rows = [i for i, c in enumerate(self.classes) if c is cls]
+            if rows:
+                looks = self.looks[rows][:, FIGURE, FIGURE].reshape(len(rows), -1, 3).astype(np.float32)
+                colours[cls] = np.median(looks.mean(axis=1), axis=0)
+        return colours
+
+    @functools.cached_property
+    def coarse_board(self) -> np.ndarray:
+        """Every square of the set-up board at the second look's size (CELLS × LOOK_PX² · 3)."""
+        return coarse(cells(self.board, PX_PER_SQUARE))
+
+    @functools.cached_property
+    def class_codes(self) -> np.ndarray:
+        """Every example's class as its index in _CLASSES, for numpy to compare."""
+        return np.array([_CLASSES.index(c) for c in self.classes])
+
+    def second_look_rows(self, setup: CellClass) -> np.ndarray:
+        """The examples a square that held `setup` at set-up is compared with at the second look:
+        every piece; bare board only as its own printed pattern (added by the caller), except on a
+        temple's square, whose bare look was shown with the temples lifted off."""
+        if setup not in self._rows:
+            self._rows[setup] = np.array(
+                [
+                    i
+                    for i, c in enumerate(self.classes)
+                    if c not in (*_BARE, CellClass.TREASURE)
+                    or (setup is CellClass.TREASURE and c is CellClass.EMPTY_LAND)
+                ],
+                dtype=np.intp,
+            )
+        return self._rows[setup]
+
+    @functools.cached_property
+    def _rows(self) -> dict[CellClass, np.ndarray]:
+        return {}
+
+    @functools.cached_property
+    def scaled_prototypes(self) -> np.ndarray:
+        scaled: np.ndarray = (self.prototypes / self.scale).astype(np.float32)
+        return scaled
+
+    @functools.cached_property
+    def prototype_norms(self) -> np.ndarray:
+        norms: np.ndarray = (self.scaled_prototypes**2).sum(axis=1)
+        return norms
+
+    def named(self, cls: CellClass, kind: str) -> tuple[list[Any], np.ndarray]:
+        """The dynasties or monuments (kind) among a class's examples, and each example's index
+        into them (-1: not named)."""
+        key = (cls, kind)
+        if key not in self._named:
+            start, end = self.class_ranges[cls]
+            values = (self.dynasties if kind == "dynasty" else self.monuments)[start:end]
+            names = sorted({v for v in values if v is not None})
+            self._named[key] = (names, np.array([names.index(v) if v is not None else -1 for v in values]))
+        return self._named[key]
+
+    @functools.cached_property
+    def _named(self) -> dict[tuple[CellClass, str], tuple[list[Any], np.ndarray]]:
+        return {}
+
+    @functools.cached_property
+    def class_ranges(self) -> dict[CellClass, tuple[int, int]]:
+        """Where the examples of each class lie (examples are sorted by class)."""
+        starts = [int(i) for i in self.class_starts] + [len(self.classes)]
+        return {self.classes[a]: (a, b) for a, b in itertools.pairwise(starts)}
+
+    @functools.cached_property
+    def class_starts(self) -> np.ndarray:
+        """Index of the first example of each class (examples are sorted by class)."""
+        labels = [c.value for c in self.classes]
+        return np.array([i for i, label in enumerate(labels) if i == 0 or labels[i - 1] != label])
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "leaders": [
+                {"class": cls.value, "dynasty": dynasty, "signature": np.round(signature, 4).tolist()}
+                for (cls, dynasty), signature in zip(self.dynasty_keys, self.dynasty_signatures, strict=True)
+            ],
+            "px_per_square": PX_PER_SQUARE,
+            "board": _png(self.board),
+            "looks": _png(self.looks.reshape(-1, PX_PER_SQUARE, 3)),
+            "scale": np.round(self.scale, 5).tolist(),
+            "setup": [cls.value for cls in self.setup],
+            "examples": [
+                {
+                    "class": cls.value,
+                    "dynasty": dynasty,
+                    "monument": list(monument) if monument else None,
+                    "features": np.round(proto, 4).tolist(),
+                }
+                for cls, dynasty, monument, proto in zip(
+                    self.classes, self.dynasties, self.monuments, self.prototypes, strict=True
+                )
+            ],
+        }
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> References:
+        if data.get("px_per_square") != PX_PER_SQUARE:
+            raise ValueError("px_per_square")
+        examples = data["examples"]
+        board = _from_png(data["board"])
+        if board.shape != (ROWS * PX_PER_SQUARE, COLUMNS * PX_PER_SQUARE, 3) or not examples:
+            raise ValueError("board")
+        looks = _from_png(data["looks"])
+        if looks.shape != (len(examples) * PX_PER_SQUARE, PX_PER_SQUARE, 3):
+            raise ValueError("looks")
+        return cls(
+            board=board,
+            prototypes=np.array([e["features"] for e in examples], dtype=np.float32),
+            classes=tuple(CellClass(e["class"]) for e in examples),
+            dynasties=tuple(e["dynasty"] for e in examples),
+            monuments=tuple(tuple(e["monument"]) if e["monument"] else None for e in examples),
+            scale=np.array(data["scale"], dtype=np.float32),
+            setup=_setup(data["setup"]),
+            looks=looks.reshape(len(examples), PX_PER_SQUARE, PX_PER_SQUARE, 3),
+            dynasty_signatures=np.array([e["signature"] for e in data.get("leaders", [])], dtype=np.float32).reshape(
+                -1, SIGNATURE
+            ),
+            dynasty_keys=tuple((CellClass(e["class"]), str(e["dynasty"])) for e in data.get("leaders", [])),
+        )
+
+
+def _png(image: np.ndarray) -> str:
+    ok, data = cv2.imencode(".png", image)
+    if not ok:
+        raise ValueError("the board picture could not be encoded")
+    return base64.b64encode(data.tobytes()).decode("ascii")
+
+
+def _from_png(text: str) -> np.ndarray:
+    return picture.decode(base64.b64decode(text, validate=True), "A picture in the calibration")
+
+
+def _setup(values: Sequence[str]) -> tuple[CellClass, ...]:
+    setup = tuple(CellClass(v) for v in values)
+    if len(setup) != CELLS:
+        raise ValueError("setup")
+    return setup
+
+
+def learn(
+    board: np.ndarray,
+    setup: Sequence[Known],
+    patches: np.ndarray,
+    lights: Light,
+    known: Sequence[Known],
+    nudged: Sequence[bool],
+) -> References:
+    """References from square patches whose content the player told us.
+
+    board: the set-up board seen from above (`rectify`), and what each square held (`setup`);
+    patches (n, px, px, 3)
+    with the light on each (one row per patch) and what they hold; nudged: whether a patch was cut off-centre
+    or turned, to show how a piece put down carelessly looks. Those extra patches widen what each
+    class may look like; the spread of the features (what counts as "near") is learnt from the
+    plain ones only: the many squares of empty land, river and treasure at set-up.
+    """
+    prototypes = features(patches, lights)
+    looks = np.clip(np.rint(lights.undo(patches.astype(np.float32))), 0, 255).astype(np.uint8)
+    plain = ~np.asarray(nudged, dtype=bool)
+    labels = np.array([k.cls.value for k in known])
+    scale = _spread_within(prototypes[plain], labels[plain])
+    order = sorted(range(len(known)), key=lambda i: known[i].cls.value)
+    return References(
+        board=board,
+        prototypes=prototypes[order],
+        classes=tuple(known[i].cls for i in order),
+        dynasties=tuple(known[i].dynasty for i in order),
+        monuments=tuple(known[i].monument for i in order),
+        scale=scale,
+        setup=tuple(piece.cls for piece in setup),
+        looks=looks[order],
+    )
+
+
+def _spread_within(prototypes: np.ndarray, labels: np.ndarray) -> np.ndarray:
+    """The usual deviation of a feature within a class, pooled over classes, plus a floor."""
+    deviations = [prototypes[labels == label] - prototypes[labels == label].mean(axis=0) for label in set(labels)]
+    pooled = np.concatenate(deviations)
+    spread: np.ndarray = np.sqrt((pooled**2).mean(axis=0)) + TUNING.first.scale_floor
+    return spread.astype(np.float32)
