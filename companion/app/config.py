@@ -22,8 +22,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 
-from companion.app.atomic import write_atomic
 from companion.app.problems import clip, disk_words
+from vision.files import write_atomic
 
 if TYPE_CHECKING:
     from vision.camera import Camera

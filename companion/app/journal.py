@@ -21,9 +21,9 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
-from companion.app.atomic import write_atomic
 from companion.app.problems import clip
 from companion.rules import Action, CompanionError, Event, Game, GameConfig
+from vision.files import write_atomic
 
 log = logging.getLogger(__name__)
 

@@ -11,8 +11,8 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
-from companion.app.atomic import write_atomic
 from companion.app.problems import disk_words
+from vision.files import write_atomic
 
 
 def main(argv: Sequence[str]) -> int:

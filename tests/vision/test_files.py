@@ -4,7 +4,7 @@ import stat
 
 import pytest
 
-from companion.app.atomic import write_atomic
+from vision.files import write_atomic
 
 
 def test_replaces_the_content_and_leaves_no_temporary_file(tmp_path):
