@@ -153,7 +153,11 @@ def _beyond(top_down: np.ndarray, picture: np.ndarray, surface: np.ndarray) -> t
     # Told apart where the part's pixels spread over a tenth of their brightness at least.
     told = (count >= usable.shape[1] / 2) & (det > (0.1 * mean * count) ** 2)
     safe = np.where(told, det, 1.0)
-    brightness = np.where(told, (count * sxy - sx * sy) / safe, np.nan)
+    brightness = (count * sxy - sx * sy) / safe
+    # Light cannot take away nearly all of a part's contrast (or turn it over): that is something
+    # laid over it, a hand or a sleeve, and tells nothing of the light around.
+    told &= 1 + brightness > _T.least_gain
+    brightness = np.where(told, brightness, np.nan)
     glare = np.where(told, (sxx * sy - sx * sxy) / safe, np.nan)
     return (_local_median(brightness[:, None])[:, 0], _local_median(glare[:, None])[:, 0])
 

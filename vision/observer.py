@@ -377,10 +377,13 @@ class Observer:
         doubtful = {c for c, verdict in zip(flagged, verdicts, strict=True)
                     if c in unlike and verdict.reading.cls is not agreed.cells[c].cls
                     and verdict.reading.confidence < TUNING.first.second_opinion}
-        if set(rim) & {side for c in doubtful for side in _EDGES[c]}:
+        # Where the rim is unlike its agreed self, doubt joined to that edge through changed
+        # squares is an arm: under a sleeve the squares on the edge may fit their agreed pictures.
+        if set(rim) & {side for group in _joined(set(flagged)) if group & doubtful for c in group
+                       for side in _EDGES[c]}:
             return _on_the_rim(rim, now)
         unsure = tuple(c for c in changed if cells[c].cls is CellClass.UNKNOWN)
-        arm = _arm_in(unlike - self.tall - self.excused, doubtful)
+        arm = _arm_in(set(flagged) - self.tall - self.excused, unlike, doubtful)
         if arm:
             return _arm(arm, now)
         # Where a glare burnt the square out in both pictures nothing shows a change: a shorter
@@ -536,17 +539,22 @@ def _reaching_in(unsure: tuple[int, ...], tall: frozenset[int] = frozenset()) ->
     return tuple(sorted(found))
 
 
-def _arm_in(flagged: set[int], doubtful: set[int]) -> tuple[int, ...]:
-    """The squares unlike their agreed pictures that make a patch coming in from the grid's edge,
-    two or more joined, some of them read with little to spare: an arm held still over the board.
-    Whatever pieces its squares come near (fingers come near a pale tile, a bare arm near bare
-    land), an arm spreads from the edge over squares that fit nothing well; a piece put down or
-    taken at the edge, or a monument built there, fits its picture."""
+def _arm_in(flagged: set[int], unlike: set[int], doubtful: set[int]) -> tuple[int, ...]:
+    """The squares that make a patch coming in from the grid's edge, as an arm held still over
+    the board does: two or more squares unlike their agreed pictures, joined, some of them read
+    with little to spare; or two or more read with little to spare, joined to the edge through
+    squares that changed (the squares at the edge under a sleeve may still fit their agreed
+    pictures under the light followed from around them). Whatever pieces its squares come near
+    (fingers come near a pale tile, a bare arm near bare land), an arm spreads from the edge over
+    squares that fit nothing well; a piece put down or taken at the edge, or a monument built
+    there, fits its picture."""
     found: set[int] = set()
-    for group in _joined(flagged):
-        on_edge = any(_EDGES[c] for c in group)
-        if len(group) >= 2 and on_edge and group & doubtful:
+    for group in _joined(flagged & unlike):
+        if len(group) >= 2 and any(_EDGES[c] for c in group) and group & doubtful:
             found |= group
+    for group in _joined(flagged):
+        if len(group & doubtful) >= 2 and any(_EDGES[c] for c in group):
+            found |= group & (unlike | doubtful)
     return tuple(sorted(found))
 
 
