@@ -377,10 +377,7 @@ class Observer:
         doubtful = {c for c, verdict in zip(flagged, verdicts, strict=True)
                     if c in unlike and verdict.reading.cls is not agreed.cells[c].cls
                     and verdict.reading.confidence < TUNING.first.second_opinion}
-        # Where the rim is unlike its agreed self, doubt joined to that edge through changed
-        # squares is an arm: under a sleeve the squares on the edge may fit their agreed pictures.
-        if set(rim) & {side for group in _joined(set(flagged)) if group & doubtful for c in group
-                       for side in _EDGES[c]}:
+        if set(rim) & {side for c in doubtful for side in _EDGES[c]}:
             return _on_the_rim(rim, now)
         unsure = tuple(c for c in changed if cells[c].cls is CellClass.UNKNOWN)
         arm = _arm_in(set(flagged) - self.tall - self.excused, unlike, doubtful)
