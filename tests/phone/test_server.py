@@ -137,8 +137,9 @@ def test_oversized_and_malformed_requests_are_refused_and_the_server_goes_on(ser
     for garbage in (b"\x00\xff\x10 nonsense\r\n\r\n", b"GET\r\n\r\n", b"GET /p/ HTTP/9.9\r\n\r\n",
                     b"GET " + seat.encode() + b" HTTP/1.1\r\nHost: x\r\nContent-Length: -5\r\n\r\n"):
         answer = raw(server, garbage)
-        # aiohttp answers a request line it cannot parse in HTTP/1.0 or 1.1, as its parser gets it
-        assert answer == b"" or re.match(rb"HTTP/1\.[01] 4\d\d ", answer), answer[:80]
+        # a refusal (4xx) or a closed connection; aiohttp answers in the version its parser got
+        # (Debian's 3.8 echoes the HTTP/9.9 of the request line, as a 404)
+        assert answer == b"" or re.match(rb"HTTP/\d\.\d 4\d\d ", answer), answer[:80]
     assert get(server, seat)[0] == 200
 
 
