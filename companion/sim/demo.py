@@ -23,8 +23,9 @@ from companion.app.records import open_record
 from companion.commands import Key, UiCommand
 from companion.rules import Action, BuildMonument, CompanionError, Game, PlayerScore, cell_name, final_scores, replay
 from companion.sim.table import Table
-from companion.tracker import Ambiguous, Look, Mismatch, Unclear
+from companion.tracker import Ambiguous, Look, Mismatch, Takeback, Unclear
 from companion.ui import screens
+from companion.ui.messages import TAKE_IT_BACK
 from companion.ui.model import Screen
 from vision.reading import BoardReading
 
@@ -178,6 +179,10 @@ def answer(table: Table, controller: Controller) -> bool:
         for cell in wrong:  # tap each misread square and say what stands there
             controller.handle(UiCommand.pick(cell))
             controller.handle(UiCommand.choose("correct", f"{cell_name(cell)} {table.board[cell].cls.value}"))
+        return True
+    if isinstance(moment, Takeback):  # the companion thinks the board went back: did it?
+        went_back = table.agrees(controller.game.before(min(moment.steps, len(controller.game.actions))))
+        controller.handle(TAKE_IT_BACK if went_back else UiCommand.nav("forward"))
         return True
     if isinstance(moment, Edge):  # the simulated players never leave a hand on the board
         controller.handle(UiCommand.nav("nothing"))

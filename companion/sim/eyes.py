@@ -126,6 +126,8 @@ class CameraEyes:
                 self.still_boards += 1
                 if not reading.ok:
                     self.refused[refusal(reading)] += 1
+            if self.camera.passing:
+                continue  # read before the hand came in: the companion goes on watching
             if reading.status is not ReadStatus.MOVING or reading.low_confidence:
                 return reading  # read, or a patch at the edge the players may be asked about
         return BoardReading(ReadStatus.MOVING, message="The board never stood still.")

@@ -9,9 +9,9 @@ import pytest
 
 from companion.app.controller import Controller
 from companion.rules import Game
-from companion.sim.demo import DemoError, Screens, Stats, play
+from companion.sim.demo import DemoError, Screens, Stats, answer, play, press
 from companion.sim.table import Table, reading_of
-from companion.tracker import Look
+from companion.tracker import Look, Takeback
 from vision.reading import BoardReading, CellClass, CellReading, ReadStatus
 
 
@@ -96,3 +96,23 @@ def test_moves_that_needed_help_are_counted_by_what_the_players_were_asked() -> 
     assert sum(stats.helped_by.values()) >= stats.corrected
     assert stats.unaided + stats.corrected == stats.seen
     assert stats.silent == stats.stalled == 0
+
+
+
+def test_the_players_say_whether_a_board_that_seems_to_go_back_did() -> None:
+    """The camera misses the last move's piece (a glare over it): the board looks as it was before
+    that move. The players, who did not take it back, say it is a new move; nothing is undone."""
+    table, controller = _game(2)
+    boards = {0: list(table.board)}
+    while len(controller.game.actions) < 2:
+        move = table.step()
+        if move.by_hand:
+            controller.on_reading(reading_of(table.board))
+        else:
+            press(controller, move.command)
+        boards[len(controller.game.actions)] = list(table.board)
+    actions = list(controller.game.actions)
+    controller.on_reading(reading_of(boards[len(actions) - 1]))
+    assert isinstance(controller.moment, Takeback)
+    assert answer(table, controller)
+    assert list(controller.game.actions) == actions and not isinstance(controller.moment, Takeback)

@@ -9,7 +9,8 @@ from companion.commands import Key, UiCommand
 from companion.rules import Game, parse_cell
 from companion.sim.eyes import CameraEyes
 from companion.tracker import Look, expected_cells
-from vision.reading import CellClass
+from vision.gate import GateState
+from vision.reading import BoardReading, CellClass, CellReading, ReadStatus
 
 os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
 
@@ -57,3 +58,23 @@ def test_rendered_moves_illegal_placements_quick_doubles_and_takebacks() -> None
     controller.handle(UiCommand.key(Key.OK))
     assert [str(a) for a in controller.game.actions] == [first]
     assert controller.screen().name == "turn"
+
+
+
+def test_a_look_at_the_board_waits_until_the_hand_has_come_and_gone() -> None:
+    """However still the board seems and however well it reads while the hand comes in, the look
+    the players' move is judged by is the one after the hand has gone (the companion goes on
+    watching in between)."""
+    eyes = CameraEyes(12, size=(1014, 760), lamp=False)
+    still = GateState(still=True, moving=False, hand=False, still_frames=9)
+    eyes.observer.gate.update = lambda small: still  # type: ignore[method-assign]
+
+    def read(frame: object, darker: object = None) -> BoardReading:  # every frame read, as it shows
+        scene = eyes.camera.showing[0]
+        return BoardReading(ReadStatus.OK, cells=tuple(CellReading(t.cls, 1.0) for t in scene.cells),
+                            board_found=True)
+
+    eyes.observer.read = read  # type: ignore[method-assign]
+    reading = eyes.look(board("tile black H4"))
+    assert reading.cells[parse_cell("H4")].cls is CellClass.TILE_BLACK
+    assert not eyes.camera.passing

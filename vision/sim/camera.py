@@ -47,6 +47,11 @@ class SyntheticCamera(Playback):
         self._queue.extend(shots)
 
     @property
+    def passing(self) -> bool:
+        """Whether a hand queued by `hand_passing` has yet to come and go."""
+        return bool(self._queue)
+
+    @property
     def showing(self) -> Shot:
         """What the camera saw at its last moment: the board and what was over it."""
         return self._moment[1] if self._moment is not None else (self.scene, self.conditions)
