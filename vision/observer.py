@@ -176,8 +176,8 @@ class Observer:
                undone: light.Undone) -> None:
         """Hand the memory these squares' pictures, under the calibration light; squares a glare
         burnt out are left out (nothing of the piece shows there)."""
-        burnt = rectify.cells(picture).max(axis=3) >= TUNING.clipped
-        clear = [c for c in squares if float(burnt[c].mean()) < TUNING.follow.burnt_for_learning]
+        burnt = _burnt(picture)
+        clear = [c for c in squares if burnt[c] < TUNING.follow.burnt_for_learning]
         if not clear:
             return
         looks = np.clip(np.rint(rectify.cells(undone.image)[clear]), 0, 255).astype(np.uint8)
@@ -277,7 +277,9 @@ class Observer:
             return BoardReading(status, time=now, message=alignment.message)
         if alignment.calibration is not calibration:  # the grid was made again: keep it
             self.use(replace(alignment.calibration, rim=self.calibration.rim))
-        hidden = [MARKER_NAMES[i] for i in calibration.markers if i not in alignment.markers]
+        hidden = [MARKER_NAMES[i] for i, corners in calibration.markers.items()
+                  if i not in alignment.markers
+                  and not _glaring(frame, _moved(corners, calibration.homography, alignment.calibration.homography))]
         if hidden:  # an arm reaching in over a corner covers its marker, not the rim
             return _hand(f"Something covers the {' and '.join(hidden)} marker: a hand over the board?", now)
         homography = alignment.calibration.homography
@@ -349,6 +351,11 @@ class Observer:
             scene, flagged, agreed.cells, self._allowed(), self.calibration.references, self._pictures(),
             self.min_confidence,
         )
+        # Squares a glare burnt out, now or in the agreed picture (a lamp switched on or off): doubt
+        # there tells nothing of an arm (a lamp throws its reflection over the squares at the
+        # edge as well as anywhere).
+        burnt, then = _burnt(top_down), _burnt(agreed.seen.picture)
+        hidden = {c for c in flagged if max(burnt[c], then[c]) >= TUNING.washed}
         cells = list(agreed.cells)
         changed = []
         dazzled = set()
@@ -375,7 +382,7 @@ class Observer:
         # not read at all (a piece put down and read surely, or one nudged and read as itself,
         # or bare board where a glare went, is no doubt).
         doubtful = {c for c, verdict in zip(flagged, verdicts, strict=True)
-                    if c in unlike and verdict.reading.cls is not agreed.cells[c].cls
+                    if c in unlike and c not in hidden and verdict.reading.cls is not agreed.cells[c].cls
                     and verdict.reading.confidence < TUNING.first.second_opinion}
         if set(rim) & {side for c in doubtful for side in _EDGES[c]}:
             return _on_the_rim(rim, now)
@@ -383,12 +390,18 @@ class Observer:
         arm = _arm_in(set(flagged) - self.tall - self.excused, unlike, doubtful)
         if arm:
             return _arm(arm, now)
-        # Where a glare burnt the square out in both pictures nothing shows a change: a shorter
-        # exposure may show one; failing that the square holds what was agreed (a piece put down
-        # there unseen leaves the move unexplained, and the players are asked).
-        blind = {int(c) for c in np.flatnonzero(scene.blind)}
+        # Where a glare burnt the square out in both pictures nothing shows a change, and where it
+        # burnt out part of one a pale piece may not show: a shorter exposure may show one;
+        # failing that the square holds what was agreed (a piece put down there unseen leaves
+        # the move unexplained, and the players are asked).
+        blind = {int(c) for c in np.flatnonzero(scene.blind | (burnt >= TUNING.dazzled))}
         if darker is not None and (dazzled & set(unsure) or blind - set(changed)):
-            again = self._darker_look(darker, tuple(cells), tuple(sorted(set(unsure) | blind)), now)
+            again = list(self._darker_look(darker, tuple(cells), tuple(sorted(set(unsure) | blind)), now))
+            # Where the glare left most of a square and the first look read it, what the shorter
+            # exposure cannot read (a dark piece at half the light) stays as first read.
+            for c in blind - set(unsure):
+                if again[c].cls is CellClass.UNKNOWN and burnt[c] < TUNING.washed:
+                    again[c] = cells[c]
             changed = sorted(set(changed) | {c for c in blind if again[c].cls is not cells[c].cls})
             cells = list(again)
             unsure = tuple(c for c in changed if cells[c].cls is CellClass.UNKNOWN)
@@ -492,6 +505,28 @@ def _shift(before: np.ndarray, now: np.ndarray) -> float:
     corners = np.array([[0, 0], [COLUMNS, 0], [COLUMNS, ROWS], [0, ROWS]], np.float64).reshape(-1, 1, 2)
     seen = cv2.perspectiveTransform(cv2.perspectiveTransform(corners, np.linalg.inv(now)), before)
     return float(np.abs(seen - corners).max())
+
+
+def _burnt(top_down: np.ndarray) -> np.ndarray:
+    """The share of each square's pixels a glare burnt out (some channel clipped): CELLS."""
+    clipped = rectify.cells(top_down).max(axis=3) >= TUNING.clipped
+    share: np.ndarray = clipped.reshape(CELLS, -1).mean(axis=1)
+    return share
+
+
+def _moved(corners: np.ndarray, before: np.ndarray, now: np.ndarray) -> np.ndarray:
+    """Image points seen through the grid `before`, where the grid `now` puts them."""
+    squares = cv2.perspectiveTransform(corners.reshape(-1, 1, 2).astype(np.float64), before)
+    moved: np.ndarray = cv2.perspectiveTransform(squares, np.linalg.inv(now)).reshape(-1, 2)
+    return moved
+
+
+def _glaring(frame: np.ndarray, corners: np.ndarray) -> bool:
+    """Whether a glare burnt out the part of the frame within these corners (a marker's): a
+    marker a glare hides is not one a hand covers."""
+    (x0, y0), (x1, y1) = np.floor(corners.min(axis=0)).astype(int), np.ceil(corners.max(axis=0)).astype(int)
+    patch = frame[max(y0, 0) : max(y1, 0), max(x0, 0) : max(x1, 0)]
+    return patch.size > 0 and float(np.mean(patch.max(axis=2) >= TUNING.clipped)) >= TUNING.washed
 
 
 def _edges(cell: int) -> frozenset[str]:

@@ -15,6 +15,7 @@ from vision import geometry, rectify
 from vision.observer import Observer
 from vision.reading import CELLS, BoardReading, CellClass, CellReading, ReadStatus
 from vision.sim import synthetic
+from vision.sim.perturbations import Glare
 from vision.sim.synthetic import CellTruth, Conditions, Scene
 
 LEADERS = tuple(CellClass[f"LEADER_{c}"] for c in ("RED", "BLUE", "GREEN", "BLACK"))
@@ -219,6 +220,45 @@ def test_a_hand_held_still_after_a_move_is_not_read_and_misreads_nothing(style: 
             read.append(hand)
             misread += wrong(moved, reading)
     assert misread == [] and [hand for hand in read if hand.sleeve is not None] == []
+
+
+@pytest.mark.parametrize("style", ["classic", "modern"])
+def test_a_lamp_switched_on_that_burns_out_a_corner_is_no_hand(style: str) -> None:
+    """A lamp switched on throws its reflection over a corner of the board: the marker there and
+    the squares at the edge burn out. Neither is a hand: the grid is made from the other three
+    markers, the move is read, and what the glare hides is unsure, never guessed."""
+    table = Table(style)
+    scene = busy(12)
+    table.agreed(scene)
+    square = free_land(scene)[20]
+    moved = scene.with_cells({square: CellTruth(CellClass.TILE_RED)})
+    for x, y, radius, strength in ((0.85, 0.15, 0.12, 1.3), (0.8, 0.2, 0.15, 1.6)):
+        lit = replace(table.conditions, glare=Glare(x=x, y=y, radius=radius, strength=strength), lamp=0.3)
+        reading = table.read(moved, lit)
+        assert reading.ok, reading.message
+        assert square in reading.changed and reading.cells[square].cls is CellClass.TILE_RED
+        assert all(seen == "unknown" for _, _, seen in wrong(moved, reading))
+        assert {c for c, _, _ in wrong(moved, reading)} == set(reading.low_confidence)
+
+
+def test_a_piece_a_glare_hides_is_looked_for_through_a_shorter_exposure() -> None:
+    """A piece put down where a glare burns out part of the square may not show at all (a pale
+    tile's coloured middle burnt out, its pale rim like the board): the camera looks again at a
+    shorter exposure, where the glare no longer burns it out, and sees it there."""
+    table = Table("classic")
+    scene = busy(13)
+    table.agreed(scene)
+    square = free_land(scene)[25]
+    moved = scene.with_cells({square: CellTruth(CellClass.TILE_RED)})
+    frame = table.frame(scene)  # the piece does not show ...
+    corners = synthetic.render(scene, size=SIZE, conditions=table.conditions, seed=1).grid_corners
+    row, col = divmod(square, 16)
+    (x0, y0), (x1, y1) = corners[0], corners[2]
+    x, y = x0 + (col + 0.5) * (x1 - x0) / 16, y0 + (row + 0.5) * (y1 - y0) / 11
+    frame[int(y) - 6 : int(y) + 6, int(x) - 6 : int(x) + 6] = 255  # ... where the glare burns it out
+    darker = synthetic.render(moved, size=SIZE, conditions=table.conditions.exposed(0.5), seed=2).frame
+    reading = table.observer.read(frame, darker=lambda: darker)
+    assert reading.ok and square in reading.changed and reading.cells[square].cls is CellClass.TILE_RED
 
 
 def test_something_left_on_the_rim_does_not_stop_the_reading_an_arm_over_it_does() -> None:

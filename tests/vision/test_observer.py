@@ -621,3 +621,19 @@ def test_the_refusal_names_the_edge_something_lies_over(edge: str) -> None:
     reading = Observer(calibrated("classic")).read(synthetic.render(scene, size=SIZE, conditions=conditions).frame)
     assert reading.status is ReadStatus.MOVING
     assert f"board's {edge} edge" in reading.message
+
+
+@pytest.mark.parametrize(("over", "read"), [((110, 145, 200), False), ((255, 255, 255), True)])
+def test_a_thumb_over_a_marker_is_a_hand_a_glare_that_burns_it_out_is_not(over: tuple[int, ...], read: bool) -> None:
+    """A marker that is not found is covered by a hand, unless a glare burnt it out: the grid
+    is then made from the other three, and the board read."""
+    calibration = calibrated("classic")
+    scene = Scene.setup()
+    frame = synthetic.render(scene, size=SIZE, seed=3).frame
+    (x0, y0), (x1, y1) = calibration.markers[0].min(axis=0).astype(int), calibration.markers[0].max(axis=0).astype(int)
+    frame[y0 - 3 : y1 + 3, x0 - 3 : x1 + 3] = over
+    reading = Observer(calibration).read(frame)
+    if read:
+        assert reading.ok and [c.cls for c in reading.cells] == [t.cls for t in scene.cells]
+    else:
+        assert reading.status is ReadStatus.MOVING and reading.hands_in_view and "marker" in reading.message
