@@ -355,7 +355,8 @@ class Observer:
         # there tells nothing of an arm (a lamp throws its reflection over the squares at the
         # edge as well as anywhere).
         burnt, then = _burnt(top_down), _burnt(agreed.seen.picture)
-        hidden = {c for c in flagged if max(burnt[c], then[c]) >= TUNING.washed}
+        washed = {c for c in flagged if burnt[c] >= TUNING.washed}
+        hidden = washed | {c for c in flagged if then[c] >= TUNING.washed}
         cells = list(agreed.cells)
         changed = []
         dazzled = set()
@@ -363,6 +364,11 @@ class Observer:
             reading, was = verdict.reading, agreed.cells[cell]
             if verdict.unchanged:
                 continue
+            if cell in washed and reading.cls is not was.cls:
+                # What the pixels a glare left fit is no new piece (a burnt-out patch comes near a
+                # pale monument): unsure, and a shorter exposure may show it.
+                reading = CellReading(CellClass.UNKNOWN, 0.0)
+                dazzled.add(cell)
             if reading.cls.is_leader and self.calibration.references.dynasty_keys:
                 reading = replace(reading, dynasty=self._dynasty(frame, homography, cell, reading.cls))
             # The same piece nudged or turned, or under a new glare, is what was agreed (and as
