@@ -17,7 +17,7 @@ import cv2
 import numpy as np
 
 from vision import change, classify, decide, gate, geometry, leaders, light, rectify, rings
-from vision.calibration import MARKER_NAMES, Calibration, align
+from vision.calibration import MARKER_NAMES, Calibration, align, to_image, to_squares
 from vision.camera import Camera, CameraError
 from vision.memory import Memory
 from vision.reading import CELLS, COLUMNS, ROWS, BoardReading, CellClass, CellReading, ReadStatus, block_cells
@@ -277,9 +277,10 @@ class Observer:
             return BoardReading(status, time=now, message=alignment.message)
         if alignment.calibration is not calibration:  # the grid was made again: keep it
             self.use(replace(alignment.calibration, rim=self.calibration.rim))
+        grid = alignment.calibration.homography  # where a hidden marker lies now, as calibrated
         hidden = [MARKER_NAMES[i] for i, corners in calibration.markers.items()
                   if i not in alignment.markers
-                  and not _glaring(frame, _moved(corners, calibration.homography, alignment.calibration.homography))]
+                  and not _glaring(frame, to_image(grid, to_squares(calibration.homography, corners)))]
         if hidden:  # an arm reaching in over a corner covers its marker, not the rim
             return _hand(f"Something covers the {' and '.join(hidden)} marker: a hand over the board?", now)
         homography = alignment.calibration.homography
@@ -518,13 +519,6 @@ def _burnt(top_down: np.ndarray) -> np.ndarray:
     clipped = rectify.cells(top_down).max(axis=3) >= TUNING.clipped
     share: np.ndarray = clipped.reshape(CELLS, -1).mean(axis=1)
     return share
-
-
-def _moved(corners: np.ndarray, before: np.ndarray, now: np.ndarray) -> np.ndarray:
-    """Image points seen through the grid `before`, where the grid `now` puts them."""
-    squares = cv2.perspectiveTransform(corners.reshape(-1, 1, 2).astype(np.float64), before)
-    moved: np.ndarray = cv2.perspectiveTransform(squares, np.linalg.inv(now)).reshape(-1, 2)
-    return moved
 
 
 def _glaring(frame: np.ndarray, corners: np.ndarray) -> bool:

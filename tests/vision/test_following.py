@@ -13,7 +13,7 @@ from conftest import SIZE, calibrated
 from vision import calibration as calib
 from vision import geometry, rectify
 from vision.observer import Observer
-from vision.reading import CELLS, BoardReading, CellClass, CellReading, ReadStatus
+from vision.reading import CELLS, COLUMNS, ROWS, BoardReading, CellClass, CellReading, ReadStatus
 from vision.sim import synthetic
 from vision.sim.perturbations import Glare
 from vision.sim.synthetic import CellTruth, Conditions, Scene
@@ -252,9 +252,9 @@ def test_a_piece_a_glare_hides_is_looked_for_through_a_shorter_exposure() -> Non
     moved = scene.with_cells({square: CellTruth(CellClass.TILE_RED)})
     frame = table.frame(scene)  # the piece does not show ...
     corners = synthetic.render(scene, size=SIZE, conditions=table.conditions, seed=1).grid_corners
-    row, col = divmod(square, 16)
+    row, col = divmod(square, COLUMNS)
     (x0, y0), (x1, y1) = corners[0], corners[2]
-    x, y = x0 + (col + 0.5) * (x1 - x0) / 16, y0 + (row + 0.5) * (y1 - y0) / 11
+    x, y = x0 + (col + 0.5) * (x1 - x0) / COLUMNS, y0 + (row + 0.5) * (y1 - y0) / ROWS
     frame[int(y) - 6 : int(y) + 6, int(x) - 6 : int(x) + 6] = 255  # ... where the glare burns it out
     darker = synthetic.render(moved, size=SIZE, conditions=table.conditions.exposed(0.5), seed=2).frame
     reading = table.observer.read(frame, darker=lambda: darker)
