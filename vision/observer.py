@@ -39,6 +39,7 @@ class _Seen:
     rim: np.ndarray | None  # the rim's colours (`gate.rim_colours`) through `homography`
     homography: np.ndarray  # the grid then
     changed: tuple[int, ...] | None  # the squares that reading found changed (None: read whole)
+    darker: np.ndarray | None = None  # the picture at a shorter exposure that reading took, seen from above
 
 
 class _Shot(NamedTuple):
@@ -63,6 +64,15 @@ class _Agreed:
     picture: change.Reference  # the picture, ready to be compared with
     tint: np.ndarray  # 3: the lamp's colour then (the light's gain of each channel, over its brightness)
     bare: np.ndarray  # CELLS bool: the squares agreed to show the bare board the set-up picture showed
+    dark: _Dark | None  # the last agreed picture at a shorter exposure
+
+
+class _Dark(NamedTuple):
+    """A picture at a shorter exposure of a board the players agreed on, and what it showed: under
+    a glare that stays where it is, a square the glare dazzles in every picture is compared with it."""
+
+    picture: change.Reference
+    cells: tuple[CellReading, ...]
 
 
 def frame_problem(frame: object) -> str | None:
@@ -125,6 +135,7 @@ class Observer:
         self._last: _Seen | None = None
         self._agreed: _Agreed | None = None
         self._examples: tuple[tuple[int, int], decide.Examples] | None = None
+        self._darker: np.ndarray | None = None  # the shorter exposure the reading under way took
         if calibration is not None:
             self.use(calibration)
 
@@ -157,8 +168,13 @@ class Observer:
         before = self._agreed
         earlier = before.cells if before is not None else tuple(CellReading(c, 1.0) for c in references.setup)
         renamed = {c for c in range(CELLS) if cells[c].cls is not earlier[c].cls}
+        # A darker picture shows what it showed until one of its squares is agreed to hold another
+        # piece (its cells): a lamp's glare that comes and goes keeps its place.
+        dark = before.dark if before is not None else None
+        if last.darker is not None:
+            dark = _Dark(change.reference(last.darker), cells)
         if before is not None and before.seen is last:  # the same picture, told again (a correction)
-            self._agreed = replace(before, cells=cells)
+            self._agreed = replace(before, cells=cells, dark=dark)
             self._learn(sorted(renamed), cells, last.picture, before.light)
             return
         known = np.array(
@@ -166,7 +182,7 @@ class Observer:
         )
         lit = light.light(last.picture, references.board, known)
         undone = light.undo_light(last.picture, references.board, lit)
-        self._agreed = _Agreed(last, cells, undone, change.reference(last.picture), lit.tint, known)
+        self._agreed = _Agreed(last, cells, undone, change.reference(last.picture), lit.tint, known, dark)
         self._learn(sorted(renamed | set(last.changed or ())), cells, last.picture, undone)
         if last.rim is not None:
             size = calibration.image_size
@@ -285,14 +301,18 @@ class Observer:
             return _hand(f"Something covers the {' and '.join(hidden)} marker: a hand over the board?", now)
         homography = alignment.calibration.homography
         sides, rim = self._rim(frame, alignment.calibration)
+        if remember:
+            self._darker = None
         shot = _Shot(frame, rectify.rectify(frame, homography), homography, now, darker, alignment.message)
         reading = self._follow(shot, sides) if self._agreed is not None else None
         if reading is None:
             if sides:
                 return _on_the_rim(sides, now)
             reading = self._whole(shot)
-        if remember and reading.ok:
-            self._last = _Seen(shot.top_down, rim, homography, reading.changed)
+        if reading.ok and remember:
+            self._last = _Seen(shot.top_down, rim, homography, reading.changed, self._darker)
+        elif reading.ok:
+            self._darker = shot.top_down
         return reading
 
     def _whole(self, shot: _Shot) -> BoardReading:
@@ -374,7 +394,7 @@ class Observer:
                 reading = replace(reading, dynasty=self._dynasty(frame, homography, cell, reading.cls))
             # The same piece nudged or turned, or under a new glare, is what was agreed (and as
             # the players named it): a change is another class, or another player's leader.
-            if reading.cls is was.cls and (None in (reading.dynasty, was.dynasty) or reading.dynasty == was.dynasty):
+            if _same(reading, was):
                 continue
             changed.append(cell)
             cells[cell] = reading
@@ -409,7 +429,7 @@ class Observer:
             for c in blind - set(unsure):
                 if again[c].cls is CellClass.UNKNOWN and burnt[c] < TUNING.washed:
                     again[c] = cells[c]
-            changed = sorted(set(changed) | {c for c in blind if again[c].cls is not cells[c].cls})
+            changed = sorted(c for c in set(changed) | blind if not _same(again[c], agreed.cells[c]))
             cells = list(again)
             unsure = tuple(c for c in changed if cells[c].cls is CellClass.UNKNOWN)
         return replace(_read_ok(tuple(cells), unsure, now, message), changed=tuple(changed))
@@ -484,11 +504,27 @@ class Observer:
         if frame is None or frame_problem(frame) is not None:
             return cells
         again = self._read(frame, now, None, remember=False)
-        if not again.ok:
+        if not again.ok or self._darker is None:
             return cells
         assert self.calibration is not None
-        seen = tuple(again.cells[i] if i in unsure else cell for i, cell in enumerate(cells))
-        return _only_what_can_be(seen, self.calibration.board)
+        seen = _only_what_can_be(tuple(again.cells[i] if i in unsure else cell for i, cell in enumerate(cells)),
+                                 self.calibration.board)
+        kept = self._same_in_the_dark(self._darker, unsure)
+        return tuple(self._agreed.cells[i] if self._agreed and i in kept else cell for i, cell in enumerate(seen))
+
+    def _same_in_the_dark(self, darker: np.ndarray, squares: Collection[int]) -> set[int]:
+        """Of these squares, those the shorter exposure shows unchanged since the last agreed
+        picture at that exposure (and agreed to hold the same since): a glare that stays where it
+        is dazzles them alike in every picture, and there they hold what was agreed. Not where the
+        glare burns them out even at the shorter exposure: nothing shows a change there."""
+        agreed = self._agreed
+        if agreed is None or agreed.dark is None:
+            return set()
+        then = agreed.dark
+        seen = change.compare(darker, then.picture)
+        burnt = np.maximum(_burnt(darker), _burnt(then.picture.picture))
+        return {c for c in squares if not seen.changed[c] and burnt[c] < TUNING.washed
+                and _same(then.cells[c], agreed.cells[c])}
 
     def _dynasty(self, frame: np.ndarray, homography: np.ndarray, cell: int, cls: CellClass) -> str | None:
         """The dynasty of the leader on a square: looked at closely once, then remembered while the
@@ -505,6 +541,11 @@ class Observer:
 
 
 _BARE = (CellClass.EMPTY_LAND, CellClass.EMPTY_RIVER)
+
+
+def _same(a: CellReading, b: CellReading) -> bool:
+    """Whether two readings name the same piece (the same player's, where both name one)."""
+    return a.cls is b.cls and (None in (a.dynasty, b.dynasty) or a.dynasty == b.dynasty)
 
 
 def _shift(before: np.ndarray, now: np.ndarray) -> float:

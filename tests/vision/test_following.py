@@ -261,6 +261,40 @@ def test_a_piece_a_glare_hides_is_looked_for_through_a_shorter_exposure() -> Non
     assert reading.ok and square in reading.changed and reading.cells[square].cls is CellClass.TILE_RED
 
 
+def test_a_square_a_glare_dazzles_at_every_exposure_holds_what_the_players_named() -> None:
+    """A lamp's glare that stays where it is can hide a dark piece at the shorter exposure too. The
+    players name it once; while the shorter exposure shows that square as it did when they agreed,
+    it holds what they named and is not asked about again at every later move. When the shorter
+    exposure shows it changed, it is read again, never kept blindly."""
+    table = Table("classic")
+    scene = busy(14)
+    table.agreed(scene)
+    square, later = free_land(scene)[25], free_land(scene)[3]
+    corners = synthetic.render(scene, size=SIZE, conditions=table.conditions, seed=1).grid_corners
+    row, col = divmod(square, COLUMNS)
+    (x0, y0), (x1, y1) = corners[0], corners[2]
+    x, y = x0 + (col + 0.5) * (x1 - x0) / COLUMNS, y0 + (row + 0.5) * (y1 - y0) / ROWS
+    lit = replace(table.conditions, glare=Glare(x=x / SIZE[0], y=y / SIZE[1], radius=0.05, strength=1.5))
+
+    def look(scene: Scene) -> BoardReading:
+        frame = table.frame(scene, lit)
+        darker = synthetic.render(scene, size=SIZE, conditions=lit.exposed(0.5), seed=table.shots).frame
+        return table.observer.read(frame, darker=lambda: darker)
+
+    black = scene.with_cells({square: CellTruth(CellClass.TILE_BLACK)})
+    reading = look(black)
+    assert reading.ok and square in reading.low_confidence  # neither exposure shows what lies there
+    table.observer.agree(shown(black))  # the players named it
+    moved = black.with_cells({later: CellTruth(CellClass.TILE_RED)})
+    reading = look(moved)
+    assert reading.ok and reading.changed == (later,) and wrong(moved, reading) == []
+    assert reading.low_confidence == ()
+    table.observer.agree(shown(moved))
+    other = moved.with_cells({square: CellTruth(CellClass.TILE_GREEN)})
+    reading = look(other)
+    assert reading.ok and square in reading.changed and reading.cells[square].cls is not CellClass.TILE_BLACK
+
+
 def test_something_left_on_the_rim_does_not_stop_the_reading_an_arm_over_it_does() -> None:
     """A cup or a box lid put down by the board's edge (beyond a narrow border that is the table
     itself) covers no square: the squares are read, a piece put down at that edge too. An arm
