@@ -399,7 +399,7 @@ class Observer:
             changed.append(cell)
             cells[cell] = reading
             dazzled |= {cell} if verdict.dazzled else set()
-        checked = _only_what_can_be(tuple(cells), self.calibration.board)
+        checked = _only_what_can_be(tuple(cells), self.calibration.board, self._building())
         unchanged = set(range(CELLS)) - set(changed)
         cells = [agreed.cells[c] if c in unchanged else checked[c] for c in range(CELLS)]
         # Unlike their agreed pictures: the squares flagged but those the agreed picture still fits
@@ -466,6 +466,14 @@ class Observer:
             return (None,) * CELLS
         return told
 
+    def _building(self) -> frozenset[int]:
+        """The squares the game says a monument may be built on now (none agreed to stand there)."""
+        agreed = self._agreed
+        if agreed is None:
+            return frozenset()
+        return frozenset(c for c, allowed in enumerate(self._allowed()) if allowed is not None
+                         and CellClass.MONUMENT in allowed and agreed.cells[c].cls is not CellClass.MONUMENT)
+
     def _pictures(self) -> decide.Examples:
         """The pictures of pieces to compare changed squares with: the calibration's and the
         memory's, each flat piece also turned by quarters (made again when the memory learns)."""
@@ -508,7 +516,7 @@ class Observer:
             return cells
         assert self.calibration is not None
         seen = _only_what_can_be(tuple(again.cells[i] if i in unsure else cell for i, cell in enumerate(cells)),
-                                 self.calibration.board)
+                                 self.calibration.board, self._building())
         kept = self._same_in_the_dark(self._darker, unsure)
         return tuple(self._agreed.cells[i] if self._agreed and i in kept else cell for i, cell in enumerate(seen))
 
@@ -702,18 +710,25 @@ def _fourth_quarters(cells: tuple[CellReading, ...]) -> tuple[CellReading, ...]:
     return tuple(filled)
 
 
-def _only_what_can_be(cells: tuple[CellReading, ...], board: str) -> tuple[CellReading, ...]:
+def _only_what_can_be(
+    cells: tuple[CellReading, ...], board: str, building: frozenset[int] = frozenset()
+) -> tuple[CellReading, ...]:
     """Readings no board can show become unknown: a blue tile or bare river on land, a leader, any
     other tile or bare land on the river, monument squares that 2×2 pieces cannot cover
     exactly or whose colours too few quarters show (and a square those make three quarters of a
     block with), a treasure away from the printed start squares
     (treasures never move). A monument's colours stand only where its four quarters agree; one
-    whose fourth quarter alone is unread stands whole (`_fourth_quarters`)."""
+    whose fourth quarter alone is unread stands whole (`_fourth_quarters`).
+
+    building: the squares the game says a monument may be built on now. There four quarters read
+    as a monument stand with no colour named (a printing's monument not shown at set-up): a hand
+    held still comes near a monument's pale quarters too, but seldom on just those squares, and
+    which monument it is the game knows or asks."""
     cells = _fourth_quarters(cells)
     blocks = [
         block
         for block in _monument_blocks([cell.cls is CellClass.MONUMENT for cell in cells])
-        if sum(cells[c].monument is not None for c in block) >= TUNING.named_quarters
+        if sum(cells[c].monument is not None for c in block) >= TUNING.named_quarters or set(block) <= building
     ]
     whole = {c for block in blocks for c in block}
     # Three quarters of a monument no whole piece explains: the fourth square is as doubtful.

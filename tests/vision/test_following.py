@@ -11,9 +11,9 @@ import pytest
 from conftest import SIZE, calibrated
 
 from vision import calibration as calib
-from vision import geometry, rectify
+from vision import decide, geometry, rectify
 from vision.observer import Observer
-from vision.reading import CELLS, COLUMNS, ROWS, BoardReading, CellClass, CellReading, ReadStatus
+from vision.reading import CELLS, COLUMNS, ROWS, BoardReading, CellClass, CellReading, ReadStatus, block_cells
 from vision.sim import synthetic
 from vision.sim.perturbations import Glare
 from vision.sim.synthetic import CellTruth, Conditions, Scene
@@ -293,6 +293,37 @@ def test_a_square_a_glare_dazzles_at_every_exposure_holds_what_the_players_named
     other = moved.with_cells({square: CellTruth(CellClass.TILE_GREEN)})
     reading = look(other)
     assert reading.ok and square in reading.changed and reading.cells[square].cls is not CellClass.TILE_BLACK
+
+
+@pytest.mark.parametrize("style", ["classic", "modern"])
+def test_a_monument_not_shown_at_set_up_is_read_where_the_game_says_one_may_be_built(
+    style: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The "show me your pieces" picture may lack a monument: built later, its quarters come near
+    the other monuments' but name no colours (here the other printings' quarters fit it equally:
+    none is named). Where the game says a monument may be built on just those squares it stands
+    (which one it is, the game knows or asks); where the game said nothing, four such quarters at
+    the edge are taken for an arm, as before."""
+    monkeypatch.setattr(decide, "_monument", lambda *args: None)
+    missing = ("green", "black")
+    layout = {c: p for c, p in calib.pieces_layout().items() if p.monument is None or tuple(p.monument) != missing}
+    shown_pieces = Scene.setup().with_cells({c: CellTruth(p.cls, p.dynasty, p.monument) for c, p in layout.items()})
+    calibration = calib.calibrate(synthetic.render(Scene.setup(), style=style, size=SIZE, seed=1).frame,
+                                  [(synthetic.render(shown_pieces, style=style, size=SIZE, seed=2).frame, layout)])
+    table = Table(style)
+    table.observer = Observer(calibration)
+    scene = busy(3)
+    table.agreed(scene)
+    land = set(free_land(scene))
+    block = next(block_cells(c) for c in sorted(land) if c % COLUMNS < COLUMNS - 1 and set(block_cells(c)) <= land)
+    built = scene.with_cells({c: CellTruth(CellClass.MONUMENT, monument=missing) for c in block})
+    table.observer.candidates = tuple(frozenset({CellClass.MONUMENT, t.cls}) if c in block else frozenset({t.cls})
+                                      for c, t in enumerate(scene.cells))
+    reading = table.read(built)
+    assert reading.ok and reading.changed == tuple(sorted(block)) and wrong(built, reading) == []
+    assert {reading.cells[c].monument for c in block} == {None}
+    table.observer.candidates = None
+    assert not table.read(built).ok
 
 
 def test_something_left_on_the_rim_does_not_stop_the_reading_an_arm_over_it_does() -> None:

@@ -260,6 +260,13 @@ def test_monument_squares_stand_only_where_whole_pieces_cover_them_exactly() -> 
     beside = {66, 67, 82, 83, 160}  # a whole piece and, far off, one stray square
     assert read(beside) == {66, 67, 82, 83}
     assert read({66, 67, 82, 83}, named=None) == set()  # no quarter shows a monument's colours: a hand?
+    # ... unless the game says a monument may be built on just those squares now: which one it is,
+    # the game knows or asks (a printing's monument not shown at set-up names no colours).
+    unnamed = [CellReading(CellClass.MONUMENT, 0.9) if c in (66, 67, 82, 83) else bare[c] for c in range(176)]
+    for building, stands in ((frozenset({66, 67, 82, 83, 84, 85}), True), (frozenset({66, 67, 82}), False)):
+        checked = _only_what_can_be(tuple(unnamed), "standard", building)
+        assert {checked[c].cls for c in (66, 67, 82, 83)} == {CellClass.MONUMENT if stands else CellClass.UNKNOWN}
+        assert all(checked[c].monument is None for c in (66, 67, 82, 83))
     cells = [CellReading(CellClass.MONUMENT, 0.9, None, ("red", "blue")) if c in (66, 67, 82) else bare[c]
              for c in range(176)]
     cells[83] = CellReading(CellClass.LEADER_RED, 0.6)  # the fourth quarter taken for a figure
