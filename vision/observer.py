@@ -29,6 +29,7 @@ log = logging.getLogger(__name__)
 MIN_SIDE = 64  # px: smaller frames cannot show 176 squares
 DARK = 12.0  # mean grey level under which the picture is black
 BURNT = 0.6  # share of saturated pixels over which the picture is overexposed
+NEAR_MARKER = 4  # squares from a corner a hand over its marker may reach (a hand is about 3 across)
 
 
 @dataclass(frozen=True)
@@ -297,14 +298,18 @@ class Observer:
         hidden = [MARKER_NAMES[i] for i, corners in calibration.markers.items()
                   if i not in alignment.markers
                   and not _glaring(frame, to_image(grid, to_squares(calibration.homography, corners)))]
-        if hidden:  # an arm reaching in over a corner covers its marker, not the rim
+        if hidden and self._agreed is None:  # an arm reaching in over a corner covers its marker, not the rim
             return _hand(f"Something covers the {' and '.join(hidden)} marker: a hand over the board?", now)
         homography = alignment.calibration.homography
         sides, rim = self._rim(frame, alignment.calibration)
+        # Following, a hidden marker is something on the rim at its corner (a shadow or a cup over
+        # the card beside the board, as well as a hand): a hand there changes squares near it.
+        corners = {side for name in hidden for side in name.split("-")}
+        sides = tuple(side for side in ("top", "right", "bottom", "left") if side in corners or side in sides)
         if remember:
             self._darker = None
         shot = _Shot(frame, rectify.rectify(frame, homography), homography, now, darker, alignment.message)
-        reading = self._follow(shot, sides) if self._agreed is not None else None
+        reading = self._follow(shot, sides, tuple(hidden)) if self._agreed is not None else None
         if reading is None:
             if sides:
                 return _on_the_rim(sides, now)
@@ -347,7 +352,7 @@ class Observer:
             unsure = tuple(i for i, cell in enumerate(cells) if cell.cls is CellClass.UNKNOWN)
         return _read_ok(cells, unsure, now, message)
 
-    def _follow(self, shot: _Shot, rim: tuple[str, ...]) -> BoardReading | None:
+    def _follow(self, shot: _Shot, rim: tuple[str, ...], covered: tuple[str, ...] = ()) -> BoardReading | None:
         """The board compared with the agreed picture: only the squares that changed are read,
         among what the rules allow there. None when more than half the board changed (not a
         move: the board is to be read whole).
@@ -357,7 +362,8 @@ class Observer:
         changed on the rim as on the squares, does not stop the reading; with squares along that
         edge unlike their agreed pictures and read as something else, or with little to spare, it
         is an arm reaching in (fingers come near a pale tile, a sleeve near a dark one), and the
-        reading is refused."""
+        reading is refused. covered: the corners whose marker is hidden (not by a glare), whose
+        edges count in `rim`; a square near one that changed at all refuses the reading."""
         frame, top_down, homography, now, darker, message = shot
         assert self.calibration is not None and self.calibration.references is not None
         agreed = self._agreed
@@ -366,6 +372,9 @@ class Observer:
         flagged = [int(c) for c in np.flatnonzero(seen.changed)]
         if len(flagged) > CELLS // 2:
             return None
+        near = tuple(c for c in flagged if any(_near(c, corner) for corner in covered))
+        if near:  # a hand over the marker reaches onto the squares beside it; a cup there does not
+            return _hand(f"Something covers the {' and '.join(covered)} marker: a hand over the board?", now, near)
         gain, glare = self._light_now(top_down, seen, flagged)
         scene = decide.Scene(top_down, agreed.seen.picture, seen.gain, seen.glare, gain, glare)
         verdicts = decide.decide(
@@ -576,6 +585,15 @@ def _glaring(frame: np.ndarray, corners: np.ndarray) -> bool:
     (x0, y0), (x1, y1) = np.floor(corners.min(axis=0)).astype(int), np.ceil(corners.max(axis=0)).astype(int)
     patch = frame[max(y0, 0) : max(y1, 0), max(x0, 0) : max(x1, 0)]
     return patch.size > 0 and float(np.mean(patch.max(axis=2) >= TUNING.clipped)) >= TUNING.washed
+
+
+def _near(cell: int, corner: str) -> bool:
+    """Whether a square lies within NEAR_MARKER squares of a corner of the grid ("top-left" ...),
+    where a hand over that corner's marker reaches."""
+    row, col = divmod(cell, COLUMNS)
+    vertical, horizontal = corner.split("-")
+    return (row if vertical == "top" else ROWS - 1 - row) < NEAR_MARKER and (
+        col if horizontal == "left" else COLUMNS - 1 - col) < NEAR_MARKER
 
 
 def _edges(cell: int) -> frozenset[str]:

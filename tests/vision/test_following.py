@@ -8,7 +8,7 @@ from dataclasses import replace
 
 import numpy as np
 import pytest
-from conftest import SIZE, calibrated
+from conftest import SIZE, calibrated, cover
 
 from vision import calibration as calib
 from vision import decide, geometry, rectify
@@ -352,6 +352,32 @@ def test_something_left_on_the_rim_does_not_stop_the_reading_an_arm_over_it_does
     arm = replace(table.conditions, hands=(synthetic.Hand(edge="top", along=0.35, reach=0.35),))
     reading = table.observer.read(with_lid(table.frame(at_edge, arm)))
     assert reading.status is ReadStatus.MOVING and reading.hands_in_view
+
+
+def test_a_marker_card_covered_beside_the_board_does_not_stop_the_following_an_arm_there_does() -> None:
+    """The marker cards may lie on the table beside a narrow border, where a cup, a box lid or a
+    deep shadow can cover one. Before anything is agreed that is refused (a hand?); once the game
+    is followed, a hidden marker is something on the rim at its corner: the move is read, and an
+    arm reaching in over that corner is still refused."""
+    table = Table("classic")
+    scene = busy(15)
+    markers = table.observer.calibration.markers  # type: ignore[union-attr]
+
+    def covered(frame: np.ndarray) -> np.ndarray:
+        cover(frame, markers[3])  # the bottom-left card
+        return frame
+
+    refused = table.observer.read(covered(table.frame(scene)))
+    assert refused.status is ReadStatus.MOVING and "bottom-left marker" in refused.message
+    table.agreed(scene)
+    square = free_land(scene)[30]
+    moved = scene.with_cells({square: CellTruth(CellClass.TILE_RED)})
+    reading = table.observer.read(covered(table.frame(moved)))
+    assert reading.ok and reading.changed == (square,) and wrong(moved, reading) == []
+    for edge, along in (("bottom", 0.15), ("left", 0.85)):  # a hand over the card and corner squares
+        arm = replace(table.conditions, hands=(synthetic.Hand(edge=edge, along=along, reach=0.3),))
+        reading = table.observer.read(covered(table.frame(moved, arm)))
+        assert reading.status is ReadStatus.MOVING and reading.hands_in_view, edge
 
 
 def test_a_bumped_board_is_compared_in_board_coordinates() -> None:
