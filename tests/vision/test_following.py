@@ -6,6 +6,7 @@ from __future__ import annotations
 import functools
 from dataclasses import replace
 
+import cv2
 import numpy as np
 import pytest
 from conftest import SIZE, calibrated, cover
@@ -378,6 +379,34 @@ def test_a_marker_card_covered_beside_the_board_does_not_stop_the_following_an_a
         arm = replace(table.conditions, hands=(synthetic.Hand(edge=edge, along=along, reach=0.3),))
         reading = table.observer.read(covered(table.frame(moved, arm)))
         assert reading.status is ReadStatus.MOVING and reading.hands_in_view, edge
+
+
+def test_a_figure_put_down_beside_the_edge_shading_the_square_there_is_no_arm() -> None:
+    """A leader stands tall: put down one square in from the edge, its shadow falls across the
+    edge square beside it, which then fits nothing well. With the figure itself read surely, that
+    doubt is the figure's, not an arm's: the move is read, and the shaded square is as agreed or
+    asked about, never another piece."""
+    table = Table("classic")
+    scene = busy(16)
+    table.agreed(scene)
+    land = free_land(scene)
+    spot = next(c for c in land if COLUMNS <= c < 2 * COLUMNS and c - COLUMNS in land and 2 <= c % COLUMNS < 14)
+    edge = spot - COLUMNS  # the square above it, on the top row
+    moved = scene.with_cells({spot: CellTruth(CellClass.LEADER_RED, dynasty="bull")})
+    corners = synthetic.render(scene, size=SIZE, conditions=table.conditions, seed=1).grid_corners
+    (x0, y0), x1 = corners[0], corners[2][0]
+    side = (x1 - x0) / COLUMNS
+    x, y = x0 + (edge % COLUMNS + 0.5) * side, y0 + 0.6 * side
+    frame = table.frame(moved)
+    shade = np.zeros(frame.shape[:2], np.float32)
+    cv2.ellipse(shade, (int(x), int(y)), (int(0.35 * side), int(0.3 * side)), 0, 0, 360, 1.0, -1)
+    shade = cv2.GaussianBlur(shade, (0, 0), side / 10)[..., None]
+    frame = (frame * (1 - 0.55 * shade)).astype(np.uint8)  # the figure's shadow on the edge square
+    reading = table.observer.read(frame)
+    assert reading.ok, reading.message
+    assert spot in reading.changed and reading.cells[spot].cls is CellClass.LEADER_RED
+    assert set(reading.changed) <= {spot, edge}
+    assert reading.cells[edge].cls in (scene.cells[edge].cls, CellClass.UNKNOWN)
 
 
 def test_a_bumped_board_is_compared_in_board_coordinates() -> None:
