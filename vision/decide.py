@@ -259,11 +259,6 @@ def _verdict(by_rings: _Ranked, pixels: _Ranked, blind: bool, min_confidence: fl
         # plain piece in the board's colours comes near its rings.
         by_rings = _Ranked(CellClass.UNKNOWN, 0.0)
     sure = by_rings.confidence >= min_confidence and pixels.confidence >= min_confidence
-    if sure and by_rings.cls.is_leader and pixels.cls.is_leader:
-        # Leaders differ in colour in a small part of the picture (a figure, a rim), which the
-        # pixels weigh no more than the symbol and outline all leaders share; the rings measure
-        # colour ring by ring.
-        pixels = by_rings
     if sure and by_rings.cls is not pixels.cls:  # each measure sure of another class: neither is
         return Verdict(CellReading(CellClass.UNKNOWN, 0.0), False, blind)
     if by_rings.confidence >= TUNING.first.second_opinion:
