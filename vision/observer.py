@@ -294,13 +294,12 @@ class Observer:
             return BoardReading(status, time=now, message=alignment.message)
         if alignment.calibration is not calibration:  # the grid was made again: keep it
             self.use(replace(alignment.calibration, rim=self.calibration.rim))
-        grid = alignment.calibration.homography  # where a hidden marker lies now, as calibrated
-        hidden = [MARKER_NAMES[i] for i, corners in calibration.markers.items()
-                  if i not in alignment.markers
-                  and not _glaring(frame, to_image(grid, to_squares(calibration.homography, corners)))]
+        homography = alignment.calibration.homography  # also where a hidden marker lies now, as calibrated
+        hidden = tuple(MARKER_NAMES[i] for i, corners in calibration.markers.items()
+                       if i not in alignment.markers
+                       and not _glaring(frame, to_image(homography, to_squares(calibration.homography, corners))))
         if hidden and self._agreed is None:  # an arm reaching in over a corner covers its marker, not the rim
-            return _hand(f"Something covers the {' and '.join(hidden)} marker: a hand over the board?", now)
-        homography = alignment.calibration.homography
+            return _covering(hidden, now)
         sides, rim = self._rim(frame, alignment.calibration)
         # Following, a hidden marker is something on the rim at its corner (a shadow or a cup over
         # the card beside the board, as well as a hand): a hand there changes squares near it.
@@ -309,7 +308,7 @@ class Observer:
         if remember:
             self._darker = None
         shot = _Shot(frame, rectify.rectify(frame, homography), homography, now, darker, alignment.message)
-        reading = self._follow(shot, sides, tuple(hidden)) if self._agreed is not None else None
+        reading = self._follow(shot, sides, hidden) if self._agreed is not None else None
         if reading is None:
             if sides:
                 return _on_the_rim(sides, now)
@@ -374,7 +373,7 @@ class Observer:
             return None
         near = tuple(c for c in flagged if any(_near(c, corner) for corner in covered))
         if near:  # a hand over the marker reaches onto the squares beside it; a cup there does not
-            return _hand(f"Something covers the {' and '.join(covered)} marker: a hand over the board?", now, near)
+            return _covering(covered, now, near)
         gain, glare = self._light_now(top_down, seen, flagged)
         scene = decide.Scene(top_down, agreed.seen.picture, seen.gain, seen.glare, gain, glare)
         verdicts = decide.decide(
@@ -531,20 +530,20 @@ class Observer:
         seen = _only_what_can_be(tuple(again.cells[i] if i in unsure else cell for i, cell in enumerate(cells)),
                                  self.calibration.board, self._building())
         kept = self._same_in_the_dark(self._darker, unsure)
-        return tuple(self._agreed.cells[i] if self._agreed and i in kept else cell for i, cell in enumerate(seen))
+        return tuple(kept.get(i, cell) for i, cell in enumerate(seen))
 
-    def _same_in_the_dark(self, darker: np.ndarray, squares: Collection[int]) -> set[int]:
+    def _same_in_the_dark(self, darker: np.ndarray, squares: Collection[int]) -> dict[int, CellReading]:
         """Of these squares, those the shorter exposure shows unchanged since the last agreed
-        picture at that exposure (and agreed to hold the same since): a glare that stays where it
-        is dazzles them alike in every picture, and there they hold what was agreed. Not where the
-        glare burns them out even at the shorter exposure: nothing shows a change there."""
+        picture at that exposure (and agreed to hold the same since), with what was agreed there:
+        a glare that stays where it is dazzles them alike in every picture. Not where the glare
+        burns them out even at the shorter exposure: nothing shows a change there."""
         agreed = self._agreed
         if agreed is None or agreed.dark is None:
-            return set()
+            return {}
         then = agreed.dark
         seen = change.compare(darker, then.picture)
         burnt = np.maximum(_burnt(darker), _burnt(then.picture.picture))
-        return {c for c in squares if not seen.changed[c] and burnt[c] < TUNING.washed
+        return {c: agreed.cells[c] for c in squares if not seen.changed[c] and burnt[c] < TUNING.washed
                 and _same(then.cells[c], agreed.cells[c])}
 
     def _dynasty(self, frame: np.ndarray, homography: np.ndarray, cell: int, cls: CellClass) -> str | None:
@@ -621,6 +620,10 @@ def _hand(message: str, now: float, squares: tuple[int, ...] = ()) -> BoardReadi
     """A reading refused: something, perhaps a hand, lies over the board (`squares`: where)."""
     return BoardReading(ReadStatus.MOVING, board_found=True, hands_in_view=True, time=now, message=message,
                         low_confidence=squares)
+
+
+def _covering(markers: tuple[str, ...], now: float, squares: tuple[int, ...] = ()) -> BoardReading:
+    return _hand(f"Something covers the {' and '.join(markers)} marker: a hand over the board?", now, squares)
 
 
 def _on_the_rim(sides: tuple[str, ...], now: float) -> BoardReading:

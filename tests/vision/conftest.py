@@ -32,9 +32,12 @@ PIECES = {
 
 
 @functools.cache
-def calibrated(style: str = "classic", pose: synthetic.CameraPose | None = None) -> calib.Calibration:
+def calibrated(
+    style: str = "classic", pose: synthetic.CameraPose | None = None, without: tuple[str, str] | None = None
+) -> calib.Calibration:
+    """without: the colours of a monument left out of the "show me your pieces" picture."""
     setup = synthetic.render(Scene.setup(), style=style, size=SIZE, pose=pose, seed=1)
-    layout = calib.pieces_layout()
+    layout = {c: p for c, p in calib.pieces_layout().items() if p.monument is None or tuple(p.monument) != without}
     shown = Scene.setup().with_cells({c: CellTruth(p.cls, p.dynasty, p.monument) for c, p in layout.items()})
     pieces = synthetic.render(shown, style=style, size=SIZE, pose=pose, seed=2)
     return calib.calibrate(setup.frame, [(pieces.frame, layout)])

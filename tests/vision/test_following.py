@@ -14,7 +14,7 @@ from conftest import SIZE, calibrated, cover
 from vision import calibration as calib
 from vision import decide, geometry, rectify
 from vision.observer import Observer
-from vision.reading import CELLS, COLUMNS, ROWS, BoardReading, CellClass, CellReading, ReadStatus, block_cells
+from vision.reading import CELLS, COLUMNS, BoardReading, CellClass, CellReading, ReadStatus, block_cells
 from vision.sim import synthetic
 from vision.sim.perturbations import Glare
 from vision.sim.synthetic import CellTruth, Conditions, Scene
@@ -59,6 +59,11 @@ class Table:
         self.shots += 1
         return synthetic.render(scene, style=self.style, size=SIZE, pose=self.pose,
                                 conditions=conditions or self.conditions, seed=self.shots).frame
+
+    def at(self, col: float, row: float) -> np.ndarray:
+        """Where a point of the board (in squares from the grid's top-left corner) lies in the frame."""
+        assert self.observer.calibration is not None
+        return calib.to_image(self.observer.calibration.homography, np.array([[col, row]]))[0]
 
     def agreed(self, scene: Scene) -> BoardReading:
         """The board read and agreed on, as the controller does after a move."""
@@ -252,11 +257,9 @@ def test_a_piece_a_glare_hides_is_looked_for_through_a_shorter_exposure() -> Non
     square = free_land(scene)[25]
     moved = scene.with_cells({square: CellTruth(CellClass.TILE_RED)})
     frame = table.frame(scene)  # the piece does not show ...
-    corners = synthetic.render(scene, size=SIZE, conditions=table.conditions, seed=1).grid_corners
     row, col = divmod(square, COLUMNS)
-    (x0, y0), (x1, y1) = corners[0], corners[2]
-    x, y = x0 + (col + 0.5) * (x1 - x0) / COLUMNS, y0 + (row + 0.5) * (y1 - y0) / ROWS
-    frame[int(y) - 6 : int(y) + 6, int(x) - 6 : int(x) + 6] = 255  # ... where the glare burns it out
+    x, y = table.at(col + 0.5, row + 0.5).astype(int)
+    frame[y - 6 : y + 6, x - 6 : x + 6] = 255  # ... where the glare burns it out
     darker = synthetic.render(moved, size=SIZE, conditions=table.conditions.exposed(0.5), seed=2).frame
     reading = table.observer.read(frame, darker=lambda: darker)
     assert reading.ok and square in reading.changed and reading.cells[square].cls is CellClass.TILE_RED
@@ -271,10 +274,8 @@ def test_a_square_a_glare_dazzles_at_every_exposure_holds_what_the_players_named
     scene = busy(14)
     table.agreed(scene)
     square, later = free_land(scene)[25], free_land(scene)[3]
-    corners = synthetic.render(scene, size=SIZE, conditions=table.conditions, seed=1).grid_corners
     row, col = divmod(square, COLUMNS)
-    (x0, y0), (x1, y1) = corners[0], corners[2]
-    x, y = x0 + (col + 0.5) * (x1 - x0) / COLUMNS, y0 + (row + 0.5) * (y1 - y0) / ROWS
+    x, y = table.at(col + 0.5, row + 0.5)
     lit = replace(table.conditions, glare=Glare(x=x / SIZE[0], y=y / SIZE[1], radius=0.05, strength=1.5))
 
     def look(scene: Scene) -> BoardReading:
@@ -307,12 +308,8 @@ def test_a_monument_not_shown_at_set_up_is_read_where_the_game_says_one_may_be_b
     the edge are taken for an arm, as before."""
     monkeypatch.setattr(decide, "_monument", lambda *args: None)
     missing = ("green", "black")
-    layout = {c: p for c, p in calib.pieces_layout().items() if p.monument is None or tuple(p.monument) != missing}
-    shown_pieces = Scene.setup().with_cells({c: CellTruth(p.cls, p.dynasty, p.monument) for c, p in layout.items()})
-    calibration = calib.calibrate(synthetic.render(Scene.setup(), style=style, size=SIZE, seed=1).frame,
-                                  [(synthetic.render(shown_pieces, style=style, size=SIZE, seed=2).frame, layout)])
     table = Table(style)
-    table.observer = Observer(calibration)
+    table.observer = Observer(calibrated(style, without=missing))
     scene = busy(3)
     table.agreed(scene)
     land = set(free_land(scene))
@@ -393,10 +390,8 @@ def test_a_figure_put_down_beside_the_edge_shading_the_square_there_is_no_arm() 
     spot = next(c for c in land if COLUMNS <= c < 2 * COLUMNS and c - COLUMNS in land and 2 <= c % COLUMNS < 14)
     edge = spot - COLUMNS  # the square above it, on the top row
     moved = scene.with_cells({spot: CellTruth(CellClass.LEADER_RED, dynasty="bull")})
-    corners = synthetic.render(scene, size=SIZE, conditions=table.conditions, seed=1).grid_corners
-    (x0, y0), x1 = corners[0], corners[2][0]
-    side = (x1 - x0) / COLUMNS
-    x, y = x0 + (edge % COLUMNS + 0.5) * side, y0 + 0.6 * side
+    x, y = table.at(edge % COLUMNS + 0.5, 0.6)
+    side = float(np.linalg.norm(table.at(edge % COLUMNS + 1, 0.6) - table.at(edge % COLUMNS, 0.6)))
     frame = table.frame(moved)
     shade = np.zeros(frame.shape[:2], np.float32)
     cv2.ellipse(shade, (int(x), int(y)), (int(0.35 * side), int(0.3 * side)), 0, 0, 360, 1.0, -1)
