@@ -32,17 +32,21 @@ def served() -> Iterator[tuple[Phones, Table]]:
         server.stop()
 
 
+# The page redraws itself every poll, so an element found one call earlier may be gone by the
+# next: each read is one script, which runs between the page's own redraws.
 def text(browser: object) -> str:
-    from selenium.webdriver.common.by import By
-
-    return str(browser.find_element(By.ID, "live").text)  # type: ignore[attr-defined]
+    script = "return document.getElementById('live').innerText"
+    return str(browser.execute_script(script))  # type: ignore[attr-defined]
 
 
 def points_row(browser: object) -> list[str]:
-    from selenium.webdriver.common.by import By
+    script = "return [...document.querySelectorAll('td.big')].map(c => c.innerText.trim())"
+    return [str(c) for c in browser.execute_script(script)]  # type: ignore[attr-defined]
 
-    cells = browser.find_elements(By.CSS_SELECTOR, "td.big")  # type: ignore[attr-defined]
-    return [c.text for c in cells]
+
+def board_width(browser: object) -> float:
+    script = "return document.querySelector('.board svg').getBoundingClientRect().width"
+    return float(browser.execute_script(script))  # type: ignore[attr-defined]
 
 
 def test_a_seats_page_and_the_tables_page_follow_the_game(served) -> None:
@@ -57,7 +61,7 @@ def test_a_seats_page_and_the_tables_page_follow_the_game(served) -> None:
         assert points_row(seat) == [str(n) for n in (*you.points, you.treasures)]
         assert "Scores are hidden." in text(seat)
         assert "Player 2 (bull) · 1 action left" in text(everyone)
-        assert everyone.find_element("css selector", ".board svg").size["width"] > 300
+        assert board_width(everyone) > 300
         # The game moves on at the table: a black war starts, the attacker commits.
         game.play(2)
         phones.follow(game)
