@@ -90,7 +90,9 @@ def _lamp(ratios: np.ndarray) -> np.ndarray:
     return lamp
 
 
-def light(top_down: np.ndarray, board: np.ndarray, known: np.ndarray | None = None) -> Light:
+def light(
+    top_down: np.ndarray, board: np.ndarray, known: np.ndarray | None = None, maybe: np.ndarray | None = None
+) -> Light:
     """How the light changed since calibration at every square, and which squares show the bare
     board (`board`: the set-up board seen from above, as `top_down` is now).
 
@@ -104,7 +106,9 @@ def light(top_down: np.ndarray, board: np.ndarray, known: np.ndarray | None = No
     glare: the heart of a glare spot, the edge of a shadow.
 
     known: the squares known to show their set-up selves' bare board (the game and the players
-    agreed on it): the light is measured on them, whatever their pattern looks like.
+    agreed on it): the light is measured on them, whatever their pattern looks like. maybe: with
+    `known`, squares that may still show it (agreed bare, but changed since): bare when their
+    pattern says so, as squares are when nothing is known.
     """
     colours, empty = cell_colours(top_down), cell_colours(board)
     ratios = colours / np.maximum(empty, 1.0)
@@ -119,7 +123,10 @@ def light(top_down: np.ndarray, board: np.ndarray, known: np.ndarray | None = No
     b = (see * sc - se * sec) / det
     level = float(overall.mean())
     plausible = (a > 0.3 * level) & (a < 3 * level) & (b > -12) & (b < 160)
-    empty_like = plausible & (misfit < _T.bare_misfit[1] if known is None else known)
+    pattern = misfit < _T.bare_misfit[1]
+    if known is not None and maybe is not None:
+        known = known | (maybe & pattern)
+    empty_like = plausible & (pattern if known is None else known)
     fitted = np.stack([a, b], axis=1)
     reference = np.median(_around(fitted.reshape(ROWS, COLUMNS, 2), 1), axis=0)
     fallback = np.array([level, 0.0], np.float32)

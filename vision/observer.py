@@ -453,18 +453,22 @@ class Observer:
         the agreed picture's light, changed as `seen` measured; or, when a lamp's reflection came
         or went (a white light changing by more than `glare_doubt`, which the agreed picture's
         light tells little of where it was burnt out), measured afresh on the squares agreed to
-        be bare that did not change."""
+        be bare. A reflection that burnt squares out in one picture only came or went however
+        little of its change `seen` could measure (nothing is measured on clipped pixels)."""
         assert self.calibration is not None and self.calibration.references is not None
         agreed = self._agreed
         assert agreed is not None
-        if float(np.abs(seen.glare).max()) <= TUNING.first.glare_doubt:
+        burnt = (_burnt(top_down) >= TUNING.washed) != (_burnt(agreed.seen.picture) >= TUNING.washed)
+        if float(np.abs(seen.glare).max()) <= TUNING.first.glare_doubt and not burnt[flagged].any():
             lit = agreed.light
             gain = lit.brightness[..., None] * agreed.tint * seen.gain
             return gain, (lit.glare[..., None] * seen.gain + seen.glare[..., None])
         references = self.calibration.references
-        known = agreed.bare.copy()
-        known[flagged] = False
-        measured = light.light(top_down, references.board, known)
+        # A square that changed may hold a new piece: bare only if its pattern still says so. Where
+        # the reflection was, every square changed, and the light there is measured on them.
+        known, maybe = agreed.bare.copy(), np.zeros(CELLS, bool)
+        known[flagged], maybe[flagged] = False, agreed.bare[flagged]
+        measured = light.light(top_down, references.board, known, maybe)
         now = light.undo_light(top_down, references.board, measured)
         return now.brightness[..., None] * measured.tint, np.repeat(now.glare[..., None], 3, axis=2)
 

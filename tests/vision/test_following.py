@@ -18,6 +18,7 @@ from vision.reading import CELLS, COLUMNS, BoardReading, CellClass, CellReading,
 from vision.sim import synthetic
 from vision.sim.perturbations import Glare
 from vision.sim.synthetic import CellTruth, Conditions, Scene
+from vision.tuning import TUNING
 
 LEADERS = tuple(CellClass[f"LEADER_{c}"] for c in ("RED", "BLUE", "GREEN", "BLACK"))
 
@@ -263,6 +264,32 @@ def test_a_piece_a_glare_hides_is_looked_for_through_a_shorter_exposure() -> Non
     darker = synthetic.render(moved, size=SIZE, conditions=table.conditions.exposed(0.5), seed=2).frame
     reading = table.observer.read(frame, darker=lambda: darker)
     assert reading.ok and square in reading.changed and reading.cells[square].cls is CellClass.TILE_RED
+
+
+@pytest.mark.parametrize(("style", "glare"), [("classic", Glare(0.55, 0.5, 0.16, 1.0)),
+                                              ("modern", Glare(0.45, 0.4, 0.14, 1.0))])
+def test_a_wide_reflection_does_not_hide_a_piece_put_down_under_it(style: str, glare: Glare) -> None:
+    """A lamp's reflection several squares across burns the board out at full exposure, in the
+    agreed picture as now. The shorter exposure shows the squares under it, but their light
+    cannot be measured against the agreed picture there (burnt out): it is measured afresh on
+    the squares agreed bare, and the piece put down under the reflection is read, nothing else."""
+    lit = Conditions(noise_sigma=3.0, piece_jitter=0.05, glare=glare, lamp=0.2, exposure=1.13)
+    table = Table(style, lit)
+    scene = busy(13)
+    table.agreed(scene)
+    assert table.observer.calibration is not None
+    top_down = rectify.rectify(table.frame(scene), table.observer.calibration.homography)
+    burnt = (rectify.cells(top_down).max(axis=3) >= TUNING.clipped).reshape(CELLS, -1).mean(axis=1)
+    under = [c for c in free_land(scene) if burnt[c] >= 0.5]
+    assert len(under) >= 10  # a reflection several squares across
+    square = under[len(under) // 2]
+    moved = scene.with_cells({square: CellTruth(CellClass.TILE_RED)})
+    frame = table.frame(moved)
+    darker = synthetic.render(moved, style=style, size=SIZE, conditions=table.conditions.exposed(0.5),
+                              seed=table.shots).frame
+    reading = table.observer.read(frame, darker=lambda: darker)
+    assert reading.ok and reading.changed == (square,) and wrong(moved, reading) == []
+    assert reading.low_confidence == ()
 
 
 def test_a_square_a_glare_dazzles_at_every_exposure_holds_what_the_players_named() -> None:

@@ -83,6 +83,25 @@ def test_a_small_glare_spot_among_pieces_is_found_from_the_board_beside_it() -> 
     assert np.abs(found[heart] - added[heart]).mean() < 0.15 * added[heart].max()
 
 
+def test_squares_that_may_be_bare_count_only_when_their_pattern_says_so() -> None:
+    """Squares agreed bare that changed since (`maybe`) may hold a new piece: the light is measured
+    on those still showing their printed pattern, never on one a piece now covers."""
+    calibration = calibrated("classic")
+    assert calibration.references is not None
+    land = [c for c, truth in enumerate(Scene.setup().cells) if truth.cls is CellClass.EMPTY_LAND]
+    covered, bare = land[40], land[41]
+    scene = Scene.setup().with_cells({covered: CellTruth(CellClass.TILE_RED)})
+    frame = synthetic.render(scene, size=SIZE, conditions=Conditions(lamp=0.3, exposure=0.8), seed=2).frame
+    top_down = rectify.rectify(frame, calibration.homography)
+    known = np.array([truth.cls is CellClass.EMPTY_LAND for truth in Scene.setup().cells])
+    maybe = np.zeros_like(known)
+    known[[covered, bare]], maybe[[covered, bare]] = False, True
+    board = calibration.references.board
+    assert not light.light(top_down, board, known).bare[[covered, bare]].any()
+    lit = light.light(top_down, board, known, maybe)
+    assert lit.bare[bare] and not lit.bare[covered]
+
+
 def test_the_grid_is_cut_out_as_a_warp_would() -> None:
     calibration = calibrated("classic")
     frame = synthetic.render(Scene.setup(), size=SIZE, seed=4).frame
