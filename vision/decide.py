@@ -6,7 +6,9 @@ may stand there now (`Observer.candidates`): the agreed picture of the square it
 changed after all: a glare moved, a shadow fell), its own bare board as the set-up picture showed
 it, the pieces shown at calibration, and the pieces this table showed at earlier agreements
 (`vision.memory`). Each picture may take a little more or less light and some glare, as the
-second look of an absolute read allows (`second_look.fit_loss`). The class whose picture fits best
+second look of an absolute read allows (`second_look.fit_loss`), and is compared without the sides
+of the square that face a changed square (a piece put down beside it, its side or its shadow,
+reaches over that side; a piece put down on it covers more). The class whose picture fits best
 is taken when the next class fits clearly worse; a class the rules allow but of which no picture
 was ever seen counts as fitting as badly as a picture may and still be known. A class the rules
 exclude is never named.
@@ -24,10 +26,10 @@ import numpy as np
 from vision import leaders, rings
 from vision.first_look import confidence_of
 from vision.light import Light
-from vision.reading import CELLS, CellClass, CellReading
+from vision.reading import CELLS, COLUMNS, ROWS, CellClass, CellReading
 from vision.rectify import PX_PER_SQUARE, cells
 from vision.references import References
-from vision.second_look import LOOK_PX, coarse, fit_loss
+from vision.second_look import LOOK_PX, coarse, fit_loss, sides
 from vision.tuning import TUNING
 
 _T = TUNING.follow
@@ -157,6 +159,7 @@ def decide(
     lit = coarse(gain)
     blind = scene.blind[index]
     codes = examples.codes
+    changed = set(squares)
     verdicts = []
     for k, cell in enumerate(squares):
         setup, was, told = references.setup[cell], agreed[cell].cls, allowed[cell]
@@ -183,9 +186,9 @@ def decide(
         fitted = _nearest(near[: len(rows)], labels[: len(rows)])
         looks = np.concatenate([examples.looks[rows[fitted]] * lit[k],
                                 np.array(extra_looks).reshape(len(extra_codes), -1)])
-        loss = fit_loss(looks, target[k], exact[k])
+        loss = fit_loss(looks, target[k], exact[k], _away_from(cell, changed))
         pixels = _ranked(loss, np.concatenate([labels[fitted], extra_codes]).astype(np.intp), was, unseen,
-                         _pixel_confidence, _T.unseen_pixels)
+                         _pixel_confidence, _T.unseen_pixels, _T.tie)
         verdict = _verdict(by_rings, pixels, bool(blind[k]), min_confidence)
         cls, confidence = verdict.reading.cls, verdict.reading.confidence
         if cls is CellClass.MONUMENT and not verdict.unchanged:
@@ -202,11 +205,13 @@ def decide(
     return verdicts
 
 
+_SURELY = TUNING.first.second_opinion  # a confidence with much to spare
 _CLASSES = tuple(CellClass)
 CODES = {cls: i for i, cls in enumerate(_CLASSES)}
 # Classes whose only picture is the square's own (bare board has its printed pattern; a treasure
 # stands on its own temple): other squares' pictures of them are not taken.
 _OWN_LOOK = frozenset({CellClass.EMPTY_LAND, CellClass.EMPTY_RIVER, CellClass.TREASURE})
+_BARE = _OWN_LOOK - {CellClass.TREASURE}
 
 
 def _nearest(apart: np.ndarray, codes: np.ndarray) -> np.ndarray:
@@ -215,6 +220,22 @@ def _nearest(apart: np.ndarray, codes: np.ndarray) -> np.ndarray:
     ranked = codes[order]
     picked = [order[ranked == code][: _T.nearest] for code in np.unique(codes)]
     return np.sort(np.concatenate(picked)) if picked else np.zeros(0, np.intp)
+
+
+_SIDES = sides()
+
+
+def _away_from(cell: int, changed: Collection[int]) -> np.ndarray | None:
+    """The pixels of a square but those along its one side that faces a changed square: a piece
+    put down beside it, its side or its shadow, reaches over that side. None (all pixels) when no
+    side or several do: among changed squares on every side (a hand over the board) all count."""
+    row, column = divmod(cell, COLUMNS)
+    facing = [row > 0 and cell - COLUMNS in changed, column < COLUMNS - 1 and cell + 1 in changed,
+              row < ROWS - 1 and cell + COLUMNS in changed, column > 0 and cell - 1 in changed]
+    if sum(facing) != 1:
+        return None
+    kept: np.ndarray = np.logical_not(_SIDES[facing.index(True)])
+    return kept
 
 
 def _pixel_confidence(best: float, other: float) -> float:
@@ -232,16 +253,19 @@ def _ranked(
     unseen: bool,
     confidence: Callable[[Any, Any], Any],
     unknown: float,
+    tie: float = 0.0,
 ) -> _Ranked:
     """The class nearest by one measure (`apart`, one value per picture, `labels` its class; the
     agreed picture counting for the agreed class) and a confidence from the next class's
-    distance; a class allowed but never seen counts as `unknown` away."""
+    distance; a class allowed but never seen counts as `unknown` away. Unchanged: the agreed
+    picture is nearest, or within `tie` of the nearest picture of its own class (two pictures of
+    the same bare square, the agreed one and its look at set-up, fitting alike tell nothing)."""
     reference = labels == _REFERENCE
     best = np.full(len(_CLASSES), np.inf, np.float32)
     np.minimum.at(best, np.where(reference, CODES[was], labels), apart)
     first, second = (int(i) for i in np.argsort(best, kind="stable")[:2])
     rival = min(float(best[second]), unknown) if unseen else float(best[second])
-    unchanged = bool(reference.any()) and first == CODES[was] and float(apart[reference].min()) <= best[first]
+    unchanged = bool(reference.any()) and first == CODES[was] and float(apart[reference].min()) <= best[first] + tie
     return _Ranked(_CLASSES[first], float(confidence(float(best[first]), rival)), unchanged)
 
 
@@ -254,14 +278,18 @@ def _verdict(by_rings: _Ranked, pixels: _Ranked, blind: bool, min_confidence: fl
         by_rings = _Ranked(CellClass.UNKNOWN, 0.0)
     if pixels.unchanged and pixels.confidence >= min_confidence:
         return Verdict(CellReading(pixels.cls, pixels.confidence), True, blind)
-    if by_rings.cls in _OWN_LOOK - {CellClass.TREASURE}:
+    if by_rings.cls in _BARE:
         # Bare board shows its own printed pattern, which only pixels tell: a bare arm or a
         # plain piece in the board's colours comes near its rings.
+        by_rings = _Ranked(CellClass.UNKNOWN, 0.0)
+    elif pixels.cls in _BARE and pixels.confidence >= _SURELY > by_rings.confidence:
+        # ... and a square whose own printed pattern fits far better than any piece's picture
+        # is bare, whatever the rings, which cannot see the pattern, lean to.
         by_rings = _Ranked(CellClass.UNKNOWN, 0.0)
     sure = by_rings.confidence >= min_confidence and pixels.confidence >= min_confidence
     if sure and by_rings.cls is not pixels.cls:  # each measure sure of another class: neither is
         return Verdict(CellReading(CellClass.UNKNOWN, 0.0), False, blind)
-    if by_rings.confidence >= TUNING.first.second_opinion:
+    if by_rings.confidence >= _SURELY:
         chosen = by_rings
     elif pixels.confidence >= min_confidence:
         chosen = pixels

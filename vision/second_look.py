@@ -95,15 +95,15 @@ def _glare_terms() -> np.ndarray:
     return np.repeat(terms, 3, axis=0).astype(np.float32)
 
 
-def fit_loss(lit: np.ndarray, target: np.ndarray, exact: np.ndarray) -> np.ndarray:
+def fit_loss(lit: np.ndarray, target: np.ndarray, exact: np.ndarray, kept: np.ndarray | None = None) -> np.ndarray:
     """How badly each example (lit: K × pixels, under the light worked out for the square)
     explains target (what the camera saw less that light's glare), allowing each example its own
     brightness a and extra glare b, within bounds, the glare changing linearly across the square
     (near a glare spot's heart it changes quickly); exact: the pixels not clipped (the others
     need only be reached). Least squares over the exact pixels, held towards a = 1 and no extra
-    glare."""
+    glare. kept: the pixels that count (None: all)."""
     k = len(lit)
-    w = exact.astype(np.float32)
+    w = (exact if kept is None else exact & kept).astype(np.float32)
     # The glare's terms are the same for every example, only the brightness term differs: the
     # normal equations need a few products of lit with a vector, not a design matrix per example.
     terms = _glare_terms()
@@ -130,8 +130,17 @@ def fit_loss(lit: np.ndarray, target: np.ndarray, exact: np.ndarray) -> np.ndarr
     off = target - predicted
     off = np.where(exact, off, np.maximum(off, 0.0))
     noise = _T.noise[0] + _T.noise[1] * np.clip(predicted, 0.0, 255.0)
-    loss: np.ndarray = np.minimum((off / noise) ** 2, _T.outlier).mean(axis=-1)
+    each = np.minimum((off / noise) ** 2, _T.outlier)
+    loss: np.ndarray = each.mean(axis=-1) if kept is None else each[:, kept].mean(axis=-1)
     return loss
+
+
+def sides() -> np.ndarray:
+    """The pixels (· 3 channels) of a second-look patch along its top, right, bottom and left
+    sides: 4 × (LOOK_PX² · 3) bool."""
+    along = np.zeros((4, LOOK_PX, LOOK_PX, 3), bool)
+    along[0, 0], along[1, :, -1], along[2, -1], along[3, :, 0] = True, True, True, True
+    return along.reshape(4, -1)
 
 
 def _verdict(

@@ -15,6 +15,7 @@ from vision import calibration as calib
 from vision import decide, geometry, rectify
 from vision.observer import Observer
 from vision.reading import CELLS, COLUMNS, BoardReading, CellClass, CellReading, ReadStatus, block_cells
+from vision.second_look import LOOK_PX, fit_loss, sides
 from vision.sim import synthetic
 from vision.sim.perturbations import Glare
 from vision.sim.synthetic import CellTruth, Conditions, Scene
@@ -290,6 +291,56 @@ def test_a_wide_reflection_does_not_hide_a_piece_put_down_under_it(style: str, g
     reading = table.observer.read(frame, darker=lambda: darker)
     assert reading.ok and reading.changed == (square,) and wrong(moved, reading) == []
     assert reading.low_confidence == ()
+
+
+def test_a_piece_put_down_whose_side_reaches_over_the_square_beside_it_changes_only_its_own(style: str) -> None:
+    """A tile put down and its dark side (or shadow) reaching a fifth of the way over the bare
+    square beside it: the tile is read, the square beside it is still bare, nothing is asked."""
+    table = Table(style)
+    scene = busy(5)
+    table.agreed(scene)
+    land = set(free_land(scene))
+    square = next(c for c in sorted(land)[10:] if c + 1 in land and c % COLUMNS < COLUMNS - 2)
+    moved = scene.with_cells({square: CellTruth(CellClass.TILE_BLACK)})
+    frame = table.frame(moved)
+    row, col = divmod(square, COLUMNS)
+    (x0, y0), (x1, y1) = np.sort(np.array([table.at(col + 1, row + 0.1), table.at(col + 1.2, row + 0.9)]).astype(int),
+                                 axis=0)
+    frame[y0:y1, x0:x1] = 40
+    reading = table.observer.read(frame)
+    assert reading.ok and wrong(moved, reading) == [] and reading.low_confidence == ()
+
+
+def test_pixels_left_out_of_a_fit_do_not_count_the_others_do() -> None:
+    """A square's side a neighbour's piece reaches over is left out of the pixel fit (`kept`):
+    what lies there does not count, nor does it skew the light fitted on the rest."""
+    rng = np.random.default_rng(4)
+    picture = rng.uniform(60, 200, (LOOK_PX, LOOK_PX, 3)).astype(np.float32)
+    over_a_side, in_the_middle = picture.copy(), picture.copy()
+    over_a_side[:, -1] = 20  # the column along the right-hand side
+    in_the_middle[2:6, 3:5] = 20  # as many pixels, in the middle
+    exact, kept = np.ones(picture.size, bool), ~sides()[1]
+
+    def loss(target: np.ndarray, kept: np.ndarray | None) -> float:
+        return float(fit_loss(picture.reshape(1, -1), target.ravel(), exact, kept)[0])
+
+    assert loss(over_a_side, kept) < 0.01 < 1.0 < loss(over_a_side, None)
+    assert loss(in_the_middle, kept) > 1.0
+
+
+def test_a_square_whose_own_printed_pattern_fits_surely_is_bare_whatever_the_rings_lean_to() -> None:
+    """A piece taken off under a changed light: the rings, which cannot see the board's printed
+    pattern, still lean to the piece; the square's own pattern fits far better than any piece's
+    picture. Two measures each sure with much to spare of different classes still name neither."""
+    leaning, bare = decide._Ranked(CellClass.LEADER_RED, 0.6), decide._Ranked(CellClass.EMPTY_LAND, 1.0)
+
+    def read(rings: decide._Ranked, pixels: decide._Ranked) -> CellClass:
+        return decide._verdict(rings, pixels, False, 0.5).reading.cls
+
+    assert read(leaning, bare) is CellClass.EMPTY_LAND
+    assert read(leaning._replace(confidence=0.95), bare) is CellClass.UNKNOWN
+    assert read(leaning, bare._replace(confidence=0.7)) is CellClass.UNKNOWN
+    assert read(leaning, decide._Ranked(CellClass.TILE_RED, 1.0)) is CellClass.UNKNOWN
 
 
 def test_a_square_a_glare_dazzles_at_every_exposure_holds_what_the_players_named() -> None:
