@@ -186,9 +186,17 @@ def decide(
         fitted = _nearest(near[: len(rows)], labels[: len(rows)])
         looks = np.concatenate([examples.looks[rows[fitted]] * lit[k],
                                 np.array(extra_looks).reshape(len(extra_codes), -1)])
-        loss = fit_loss(looks, target[k], exact[k], _away_from(cell, changed))
-        pixels = _ranked(loss, np.concatenate([labels[fitted], extra_codes]).astype(np.intp), was, unseen,
-                         _pixel_confidence, _T.unseen_pixels, _T.tie)
+        picked = np.concatenate([labels[fitted], extra_codes]).astype(np.intp)
+        loss = fit_loss(looks, target[k], exact[k])
+        pixels = _ranked(loss, picked, was, unseen, _pixel_confidence, _T.unseen_pixels)
+        kept = _away_from(cell, changed)
+        if kept is not None:
+            # Which picture fits best without the side a piece beside reaches over names the class;
+            # whether the agreed picture itself still fits best is judged on every pixel, as a
+            # hand's edge must be (two pictures of the same bare square fit alike without it).
+            loss = fit_loss(looks, target[k], exact[k], kept)
+            beside = _ranked(loss, picked, was, unseen, _pixel_confidence, _T.unseen_pixels)
+            pixels = beside._replace(unchanged=pixels.unchanged and beside.cls is was)
         verdict = _verdict(by_rings, pixels, bool(blind[k]), min_confidence)
         cls, confidence = verdict.reading.cls, verdict.reading.confidence
         if cls is CellClass.MONUMENT and not verdict.unchanged:
@@ -253,19 +261,16 @@ def _ranked(
     unseen: bool,
     confidence: Callable[[Any, Any], Any],
     unknown: float,
-    tie: float = 0.0,
 ) -> _Ranked:
     """The class nearest by one measure (`apart`, one value per picture, `labels` its class; the
     agreed picture counting for the agreed class) and a confidence from the next class's
-    distance; a class allowed but never seen counts as `unknown` away. Unchanged: the agreed
-    picture is nearest, or within `tie` of the nearest picture of its own class (two pictures of
-    the same bare square, the agreed one and its look at set-up, fitting alike tell nothing)."""
+    distance; a class allowed but never seen counts as `unknown` away."""
     reference = labels == _REFERENCE
     best = np.full(len(_CLASSES), np.inf, np.float32)
     np.minimum.at(best, np.where(reference, CODES[was], labels), apart)
     first, second = (int(i) for i in np.argsort(best, kind="stable")[:2])
     rival = min(float(best[second]), unknown) if unseen else float(best[second])
-    unchanged = bool(reference.any()) and first == CODES[was] and float(apart[reference].min()) <= best[first] + tie
+    unchanged = bool(reference.any()) and first == CODES[was] and float(apart[reference].min()) <= best[first]
     return _Ranked(_CLASSES[first], float(confidence(float(best[first]), rival)), unchanged)
 
 

@@ -53,6 +53,7 @@ class _Shot(NamedTuple):
     now: float
     darker: Callable[[], np.ndarray | None] | None
     message: str  # what the alignment had to say
+    shorter: bool = False  # the shorter exposure of a moment already read (no hand: that read saw none)
 
 
 @dataclass(frozen=True)
@@ -307,7 +308,8 @@ class Observer:
         sides = tuple(side for side in ("top", "right", "bottom", "left") if side in corners or side in sides)
         if remember:
             self._darker = None
-        shot = _Shot(frame, rectify.rectify(frame, homography), homography, now, darker, alignment.message)
+        shot = _Shot(frame, rectify.rectify(frame, homography), homography, now, darker, alignment.message,
+                     shorter=not remember)
         reading = self._follow(shot, sides, hidden) if self._agreed is not None else None
         if reading is None:
             if sides:
@@ -321,7 +323,7 @@ class Observer:
 
     def _whole(self, shot: _Shot) -> BoardReading:
         """The whole board read afresh, square by square (`classify`)."""
-        frame, top_down, homography, now, darker, message = shot
+        frame, top_down, homography, now, darker, message, _ = shot
         assert self.calibration is not None and self.calibration.references is not None
         references = self.calibration.references
         look = classify.classify(top_down, references, self.min_confidence, face_down=self.face_down)
@@ -363,7 +365,7 @@ class Observer:
         is an arm reaching in (fingers come near a pale tile, a sleeve near a dark one), and the
         reading is refused. covered: the corners whose marker is hidden (not by a glare), whose
         edges count in `rim`; a square near one that changed at all refuses the reading."""
-        frame, top_down, homography, now, darker, message = shot
+        frame, top_down, homography, now, darker, message, _ = shot
         assert self.calibration is not None and self.calibration.references is not None
         agreed = self._agreed
         assert agreed is not None
@@ -374,7 +376,7 @@ class Observer:
         near = tuple(c for c in flagged if any(_near(c, corner) for corner in covered))
         if near:  # a hand over the marker reaches onto the squares beside it; a cup there does not
             return _covering(covered, now, near)
-        gain, glare = self._light_now(top_down, seen, flagged)
+        gain, glare = self._light_now(top_down, seen, flagged, shot.shorter)
         scene = decide.Scene(top_down, agreed.seen.picture, seen.gain, seen.glare, gain, glare)
         verdicts = decide.decide(
             scene, flagged, agreed.cells, self._allowed(), self.calibration.references, self._pictures(),
@@ -447,19 +449,22 @@ class Observer:
         return replace(_read_ok(tuple(cells), unsure, now, message), changed=tuple(changed))
 
     def _light_now(
-        self, top_down: np.ndarray, seen: change.Change, flagged: list[int]
+        self, top_down: np.ndarray, seen: change.Change, flagged: list[int], shorter: bool = False
     ) -> tuple[np.ndarray, np.ndarray]:
         """The light now over the calibration light (each channel's gain, and the white glare):
         the agreed picture's light, changed as `seen` measured; or, when a lamp's reflection came
         or went (a white light changing by more than `glare_doubt`, which the agreed picture's
         light tells little of where it was burnt out), measured afresh on the squares agreed to
-        be bare. A reflection that burnt squares out in one picture only came or went however
-        little of its change `seen` could measure (nothing is measured on clipped pixels)."""
+        be bare. So too at the shorter exposure (`shorter`) where the agreed picture was burnt out
+        and is not now, however little of the change `seen` could measure (nothing is measured on
+        clipped pixels). Only there: a hand held over a reflection also stops it burning squares
+        out, and the full exposure, read first, has seen no hand."""
         assert self.calibration is not None and self.calibration.references is not None
         agreed = self._agreed
         assert agreed is not None
         burnt = (_burnt(top_down) >= TUNING.washed) != (_burnt(agreed.seen.picture) >= TUNING.washed)
-        if float(np.abs(seen.glare).max()) <= TUNING.first.glare_doubt and not burnt[flagged].any():
+        under_reflection = shorter and bool(burnt[flagged].any())
+        if float(np.abs(seen.glare).max()) <= TUNING.first.glare_doubt and not under_reflection:
             lit = agreed.light
             gain = lit.brightness[..., None] * agreed.tint * seen.gain
             return gain, (lit.glare[..., None] * seen.gain + seen.glare[..., None])

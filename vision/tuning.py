@@ -114,9 +114,6 @@ class FollowTuning:
     # where a known match never lies (rings: 0.4-1.7 for the true class, 4-8 for the next one).
     unseen_rings: float = 6.0
     unseen_pixels: float = 3.0
-    # An agreed picture fitting within this of the best picture of its class fits as well (pixels: mean
-    # squared noise units; two pictures of the same bare square differ by a few thousandths).
-    tie: float = 0.05
     burnt_for_learning: float = 0.05  # share of a square clipped beyond which its picture is not learnt
     rim_moved: float = 0.1  # squares the grid may have moved since the agreement and its rim still be compared
 
