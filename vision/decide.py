@@ -6,9 +6,10 @@ may stand there now (`Observer.candidates`): the agreed picture of the square it
 changed after all: a glare moved, a shadow fell), its own bare board as the set-up picture showed
 it, the pieces shown at calibration, and the pieces this table showed at earlier agreements
 (`vision.memory`). Each picture may take a little more or less light and some glare, as the
-second look of an absolute read allows (`second_look.fit_loss`), and is compared without the sides
-of the square that face a changed square (a piece put down beside it, its side or its shadow,
-reaches over that side; a piece put down on it covers more). The class whose picture fits best
+second look of an absolute read allows (`second_look.fit_loss`); a square with one changed square
+beside it is named without its side facing that square (a piece put down there, its side or its
+shadow, reaches over that side), but whether its agreed picture still fits best is judged on every
+pixel (the edge of a hand held still). The class whose picture fits best
 is taken when the next class fits clearly worse; a class the rules allow but of which no picture
 was ever seen counts as fitting as badly as a picture may and still be known. A class the rules
 exclude is never named.

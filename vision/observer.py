@@ -462,8 +462,10 @@ class Observer:
         assert self.calibration is not None and self.calibration.references is not None
         agreed = self._agreed
         assert agreed is not None
-        burnt = (_burnt(top_down) >= TUNING.washed) != (_burnt(agreed.seen.picture) >= TUNING.washed)
-        under_reflection = shorter and bool(burnt[flagged].any())
+        under_reflection = False
+        if shorter:
+            burnt = (_burnt(top_down) >= TUNING.washed) != (_burnt(agreed.seen.picture) >= TUNING.washed)
+            under_reflection = bool(burnt[flagged].any())
         if float(np.abs(seen.glare).max()) <= TUNING.first.glare_doubt and not under_reflection:
             lit = agreed.light
             gain = lit.brightness[..., None] * agreed.tint * seen.gain
