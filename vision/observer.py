@@ -376,7 +376,12 @@ class Observer:
         near = tuple(c for c in flagged if any(_near(c, corner) for corner in covered))
         if near:  # a hand over the marker reaches onto the squares beside it; a cup there does not
             return _covering(covered, now, near)
-        gain, glare = self._light_now(top_down, seen, flagged, shot.shorter)
+        burnt, then = _burnt(top_down), _burnt(agreed.seen.picture)
+        washed = {c for c in flagged if burnt[c] >= TUNING.washed}
+        washed_then = {c for c in flagged if then[c] >= TUNING.washed}
+        # At the shorter exposure, where a square is burnt out in one of the two pictures only,
+        # the reflection's change could not be measured (see `_light_now`).
+        gain, glare = self._light_now(top_down, seen, flagged, shot.shorter and washed_then != washed)
         scene = decide.Scene(top_down, agreed.seen.picture, seen.gain, seen.glare, gain, glare)
         verdicts = decide.decide(
             scene, flagged, agreed.cells, self._allowed(), self.calibration.references, self._pictures(),
@@ -385,9 +390,7 @@ class Observer:
         # Squares a glare burnt out, now or in the agreed picture (a lamp switched on or off): doubt
         # there tells nothing of an arm (a lamp throws its reflection over the squares at the
         # edge as well as anywhere).
-        burnt, then = _burnt(top_down), _burnt(agreed.seen.picture)
-        washed = {c for c in flagged if burnt[c] >= TUNING.washed}
-        hidden = washed | {c for c in flagged if then[c] >= TUNING.washed}
+        hidden = washed | washed_then
         cells = list(agreed.cells)
         changed = []
         dazzled = set()
@@ -449,24 +452,20 @@ class Observer:
         return replace(_read_ok(tuple(cells), unsure, now, message), changed=tuple(changed))
 
     def _light_now(
-        self, top_down: np.ndarray, seen: change.Change, flagged: list[int], shorter: bool = False
+        self, top_down: np.ndarray, seen: change.Change, flagged: list[int], unmeasured: bool = False
     ) -> tuple[np.ndarray, np.ndarray]:
         """The light now over the calibration light (each channel's gain, and the white glare):
         the agreed picture's light, changed as `seen` measured; or, when a lamp's reflection came
         or went (a white light changing by more than `glare_doubt`, which the agreed picture's
         light tells little of where it was burnt out), measured afresh on the squares agreed to
-        be bare. So too at the shorter exposure (`shorter`) where the agreed picture was burnt out
-        and is not now, however little of the change `seen` could measure (nothing is measured on
-        clipped pixels). Only there: a hand held over a reflection also stops it burning squares
-        out, and the full exposure, read first, has seen no hand."""
+        be bare. So too when a reflection's change is `unmeasured`: at the shorter exposure, where
+        a square is burnt out in one of the two pictures only (nothing is measured on clipped pixels).
+        Only there: a hand held over a reflection also stops it burning squares out, and the full
+        exposure, read first, has seen no hand."""
         assert self.calibration is not None and self.calibration.references is not None
         agreed = self._agreed
         assert agreed is not None
-        under_reflection = False
-        if shorter:
-            burnt = (_burnt(top_down) >= TUNING.washed) != (_burnt(agreed.seen.picture) >= TUNING.washed)
-            under_reflection = bool(burnt[flagged].any())
-        if float(np.abs(seen.glare).max()) <= TUNING.first.glare_doubt and not under_reflection:
+        if float(np.abs(seen.glare).max()) <= TUNING.first.glare_doubt and not unmeasured:
             lit = agreed.light
             gain = lit.brightness[..., None] * agreed.tint * seen.gain
             return gain, (lit.glare[..., None] * seen.gain + seen.glare[..., None])
