@@ -2,7 +2,8 @@
 
 Both looks at a square weigh a figure's outline and symbol as much as its colour; a leader is
 named a colour only when the steps between its middle's channels (which a white glare leaves as
-they were) agree with that colour's examples (`colour_agrees`). Its dynasty is read from a close-up
+they were) agree with that colour's examples, where this table's middles tell colours apart
+(`colour_agrees`). Its dynasty is read from a close-up
 of the frame, by how the brightness varies around rings about its centre (`name_dynasty`), when
 the calibration showed the dynasties can be told apart from above (`dynasties_readable`).
 """
@@ -27,7 +28,7 @@ LEADERS = tuple(cls for cls in CellClass if cls.is_leader)
 FIGURE = slice(PX_PER_SQUARE // 4, PX_PER_SQUARE - PX_PER_SQUARE // 4)  # a leader's middle: the figure
 
 
-def _channel_steps(colour: np.ndarray) -> np.ndarray:
+def channel_steps(colour: np.ndarray) -> np.ndarray:
     """Blue less green and green less red: what a white glare, added to every channel, leaves."""
     steps: np.ndarray = np.stack([colour[..., 0] - colour[..., 1], colour[..., 1] - colour[..., 2]], axis=-1)
     return steps
@@ -41,16 +42,28 @@ def colour_agrees(
     example was can come nearer another colour's; a glare, which adds the same to every channel,
     leaves the steps between channels as they were. The middle's steps must be nearest `cls`'s
     examples' under the square's light, or the black leader's (a figure in a shadow the light does
-    not follow closely shows little colour) if it still shows a good part of its own colour."""
-    seen = _channel_steps(middle.reshape(-1, 3).mean(axis=0))
+    not follow closely shows little colour) if it still shows a good part of its own colour.
+    Where this table's leaders show their colour only in a rim, their middles are alike: a middle
+    nearer a colour the examples' middles do not tell from `cls` (`told_apart`) says nothing."""
+    seen = channel_steps(middle.reshape(-1, 3).mean(axis=0))
     expected = {
-        leader: _channel_steps(brightness * tint * colour) for leader, colour in references.leader_colours.items()
+        leader: channel_steps(brightness * tint * colour) for leader, colour in references.leader_colours.items()
     }
     nearest = min(expected, key=lambda leader: float(np.sum((seen - expected[leader]) ** 2)))
-    if nearest is cls or cls is CellClass.LEADER_BLACK:
-        return nearest is cls
+    if nearest is cls or not told_apart(cls, nearest, references):
+        return True
+    if cls is CellClass.LEADER_BLACK:
+        return False
     pale = TUNING.leaders.pale * np.linalg.norm(expected[cls])
     return nearest is CellClass.LEADER_BLACK and bool(np.linalg.norm(seen) >= pale)
+
+
+def told_apart(a: CellClass, b: CellClass, references: References) -> bool:
+    """Whether the middles of this table's leaders of colours a and b differ clearly more than
+    one leader's middle strays from its colour's (`References.leader_spread`) at calibration."""
+    colours = references.leader_colours
+    apart = float(np.linalg.norm(channel_steps(colours[a]) - channel_steps(colours[b])))
+    return apart >= TUNING.leaders.told_apart * references.leader_spread
 
 
 DYNASTY_PX = 48  # px per square when looking closely at a leader's symbol

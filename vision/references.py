@@ -19,7 +19,7 @@ import cv2
 import numpy as np
 
 from vision import picture
-from vision.leaders import FIGURE, LEADERS, SIGNATURE
+from vision.leaders import FIGURE, LEADERS, SIGNATURE, channel_steps
 from vision.light import Light, cell_colours
 from vision.reading import CELLS, COLUMNS, ROWS, CellClass
 from vision.rectify import PX_PER_SQUARE, cells
@@ -91,6 +91,18 @@ class References:
                 looks = self.looks[rows][:, FIGURE, FIGURE].reshape(len(rows), -1, 3).astype(np.float32)
                 colours[cls] = np.median(looks.mean(axis=1), axis=0)
         return colours
+
+    @functools.cached_property
+    def leader_spread(self) -> float:
+        """How far a leader example's middle strays from its colour's (`leader_colours`), in the
+        steps between channels (`leaders.channel_steps`): the mean over every leader example."""
+        strays = []
+        for cls, colour in self.leader_colours.items():
+            rows = [i for i, c in enumerate(self.classes) if c is cls]
+            looks = self.looks[rows][:, FIGURE, FIGURE].reshape(len(rows), -1, 3).astype(np.float32)
+            steps = channel_steps(looks.mean(axis=1)) - channel_steps(colour)
+            strays.extend(np.linalg.norm(steps, axis=1).tolist())
+        return float(np.mean(strays)) if strays else 0.0
 
     @functools.cached_property
     def coarse_board(self) -> np.ndarray:

@@ -75,6 +75,9 @@ class LeaderTuning:
     # A coloured figure shows at least this share of its colour's steps (measured on the bench's
     # figures: 0.24 at the least; black ones a third of blue's, so a shadowed blue one stays possible)
     pale: float = 0.2
+    # Two colours' middles are told apart when this many times the stray of one leader's middle
+    # apart (the bench's classic and modern figures: 4.1 at the closest pair, black and blue)
+    told_apart: float = 3.0
     match: float = 0.6  # similarity (of what sets a symbol apart) below which no dynasty is named
     margin: float = 0.3  # lead over the best other dynasty needed to name one
     same_leader: float = 4.0  # grey levels: mean change of a leader's close-up that is only noise and light

@@ -16,7 +16,7 @@ import pytest
 from conftest import SIZE
 
 from vision import calibration as calib
-from vision import geometry
+from vision import geometry, leaders
 from vision.observer import Observer
 from vision.reading import CELLS, BoardReading, CellClass, CellReading
 from vision.sim import synthetic, unseen
@@ -130,6 +130,28 @@ def test_leaders_whose_colour_shows_only_in_a_rim_are_never_named_another_colour
               for _ in range(4)]
     readings = table.follow(boards)
     assert [silent(b, r) for b, r in zip(boards, readings, strict=True)] == [[]] * len(boards)
+
+
+def test_a_rim_leaders_middle_does_not_overrule_the_looks_where_it_cannot_tell_colours() -> None:
+    """Pale discs with a coloured rim have alike middles: a middle as one colour's examples show it
+    says nothing against another colour those middles are not told apart from, and still rules
+    out a colour they are. The developed figures' middles tell every colour apart."""
+    references = Table(printing_where(lambda p: p.pieces.leader is LeaderArt.RIM)).observer.calibration.references
+    assert references is not None
+    white = np.ones(3, np.float32)
+    pairs = [(a, b) for a in LEADERS for b in LEADERS if a is not b]
+    untold = [(a, b) for a, b in pairs if not leaders.told_apart(a, b, references)]
+    assert untold and len(untold) < len(pairs)
+    for a, b in pairs:
+        middle = np.full((8, 8, 3), references.leader_colours[b])
+        if (a, b) in untold:
+            assert leaders.colour_agrees(a, middle, 1.0, white, references), (a, b)
+        elif a is CellClass.LEADER_BLACK or b is not CellClass.LEADER_BLACK:
+            assert not leaders.colour_agrees(a, middle, 1.0, white, references), (a, b)
+    for style in ("classic", "modern"):
+        developed = Table(style).observer.calibration.references
+        assert developed is not None
+        assert all(leaders.told_apart(a, b, developed) for a, b in pairs)
 
 
 def test_a_narrow_border_and_things_beside_the_board_do_not_stop_the_reading() -> None:
