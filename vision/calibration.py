@@ -49,6 +49,9 @@ class Calibration:
     board: str = "standard"
     references: References | None = None  # what squares and pieces look like
     rim: np.ndarray | None = None  # N×3 colours of the board's rim (vision.gate) with no hand over it
+    # The set-up picture, small (`gate.small_image`): the rim and the table beyond it, to compare
+    # the rim with after the board was bumped.
+    surroundings: np.ndarray | None = None
     created: str = ""
 
     def grid_corners(self) -> np.ndarray:
@@ -358,6 +361,7 @@ def to_json(calibration: Calibration) -> str:
         },
         "rim_colours": None if calibration.rim is None else np.round(calibration.rim, 1).tolist(),
         "references": None if calibration.references is None else calibration.references.to_json(),
+        "surroundings": None if calibration.surroundings is None else picture.to_text(calibration.surroundings),
     }
     # One line per list of numbers (a marker corner, a homography row, an example's features).
     return re.sub(r"\[[-+\d.eE,\s]*\]", lambda m: " ".join(m.group().split()), json.dumps(data, indent=1))
@@ -418,6 +422,11 @@ def _from_dict(data: dict[str, Any]) -> Calibration:
     rim_colours = None if rim is None else np.array(rim, dtype=np.float32).reshape(-1, 3)
     if rim_colours is not None and not np.all(np.isfinite(rim_colours)):
         raise ValueError("rim_colours")
+    surroundings = data.get("surroundings")  # not in files written before it was kept
+    what = "The calibration's picture of the board"
+    small = None if surroundings is None else picture.from_text(str(surroundings), what)
+    if small is not None and small.shape[1] != gate.WIDTH:
+        raise ValueError("surroundings")
     board = data.get("board", "standard")
     if board not in ("standard", "alternate"):
         raise ValueError("board")
@@ -429,6 +438,7 @@ def _from_dict(data: dict[str, Any]) -> Calibration:
         board=str(board),
         references=None if references is None else References.from_json(references),
         rim=rim_colours,
+        surroundings=small,
         created=_clip(str(data.get("created", ""))),
     )
 
@@ -563,7 +573,7 @@ def calibrate(
         references = replace(references, dynasty_signatures=np.array(signatures), dynasty_keys=tuple(shown))
     small = gate.small_image(setup_frame)
     rim = gate.rim_colours(small, gate.rim_places(calibration.homography, (width, height)))
-    return replace(calibration, references=references, rim=rim)
+    return replace(calibration, references=references, rim=rim, surroundings=small)
 
 
 _SPOTS = ((0, 0), (10, 15), (5, 7), (0, 15), (10, 0))  # (row, column): far apart, so each piece is seen

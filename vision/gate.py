@@ -90,13 +90,37 @@ def rim_places(homography: np.ndarray, image_size: tuple[int, int]) -> np.ndarra
     return shares
 
 
-def rim_colours(small: np.ndarray, places: np.ndarray) -> np.ndarray:
-    """The mean BGR colour (patches × 3, float32) of each rim patch in a small colour image."""
+def _samples(small: np.ndarray, places: np.ndarray) -> np.ndarray:
+    """The BGR colour of each rim sample in a small colour image: (patches, samples, 3) float32."""
     h, w = small.shape[:2]
     x = np.clip(np.round(places[..., 0] * w - 0.5).astype(int), 0, w - 1)
     y = np.clip(np.round(places[..., 1] * h - 0.5).astype(int), 0, h - 1)
-    colours: np.ndarray = small[y, x].reshape(*places.shape[:2], -1).astype(np.float32).mean(axis=1)
+    samples: np.ndarray = small[y, x].reshape(*places.shape[:2], -1).astype(np.float32)
+    return samples
+
+
+def rim_colours(small: np.ndarray, places: np.ndarray) -> np.ndarray:
+    """The mean BGR colour (patches × 3, float32) of each rim patch in a small colour image."""
+    colours: np.ndarray = _samples(small, places).mean(axis=1)
     return colours
+
+
+def rim_after_move(then: np.ndarray, places_then: np.ndarray, now: np.ndarray, places_now: np.ndarray
+                   ) -> tuple[np.ndarray, np.ndarray]:
+    """The rim's colours in the small picture `now`, and the colours to compare them with
+    (`rim_unlike`), after the board moved since the small picture `then` was taken.
+
+    The rim's samples lie across the board's border, which moved with the board, and the table
+    beyond it, which did not; where the border ends is not known (a few millimetres or several
+    centimetres). So each sample is compared with what it showed then either way, the same point
+    of the board or the same point of the picture, whichever is nearer its colour now (under the
+    light's change over the whole rim). An arm crossing the rim is like neither."""
+    seen = _samples(now, places_now)
+    board, table = _samples(then, places_then), _samples(then, places_now)
+    gain = np.median(seen, axis=(0, 1)) / np.maximum(np.median(np.concatenate([board, table]), axis=(0, 1)), 1.0)
+    nearer_board = np.abs(seen - board * gain).sum(axis=2) <= np.abs(seen - table * gain).sum(axis=2)
+    reference: np.ndarray = np.where(nearer_board[..., None], board, table).mean(axis=1)
+    return seen.mean(axis=1), reference
 
 
 class StabilityGate:
@@ -126,9 +150,12 @@ class StabilityGate:
         self._places: np.ndarray | None = None
         self._reference: np.ndarray | None = None
 
-    def watch_rim(self, places: np.ndarray, reference: np.ndarray) -> None:
+    def watch_rim(self, places: np.ndarray | None, reference: np.ndarray | None = None) -> None:
         """Watch the board's rim: places from `rim_places`, reference colours from `rim_colours`
-        on a small image of the board with nobody's hand over it."""
+        on a small image of the board with nobody's hand over it; None: stop watching it."""
+        if places is None or reference is None:
+            self._places = self._reference = None
+            return
         self._places = np.asarray(places, dtype=np.float64)
         self._reference = np.asarray(reference, dtype=np.float32)
 

@@ -132,6 +132,7 @@ class Observer:
         self.face_down: frozenset[int] | None = None
         self.candidates: tuple[frozenset[CellClass], ...] | None = None
         self.calibration: Calibration | None = None
+        self._rim_seen: Calibration | None = None  # the grid the calibration's rim was seen through
         self.memory = memory if memory is not None else Memory(None, calibration.created if calibration else "")
         self._dynasties: dict[int, tuple[CellClass, np.ndarray, str | None]] = {}
         self._last: _Seen | None = None
@@ -148,12 +149,21 @@ class Observer:
         if calibration.created != self.memory.calibration:
             self.memory = Memory(self.memory.path, calibration.created)
             self.forget()
-        self.calibration = calibration
+        self.calibration = self._rim_seen = calibration
         self._dynasties = {}
         self._examples = None
         if calibration.rim is not None:
             places = gate.rim_places(calibration.homography, calibration.image_size)
             self.gate.watch_rim(places, calibration.rim)
+
+    def _regrid(self, calibration: Calibration) -> None:
+        """The board moved: read through the grid its markers give now. The rim the gate watched
+        is no longer where it was (the next agreement gives it one); `_rim` judges whether the
+        calibration's rim can still be compared with."""
+        self.calibration = calibration
+        self._dynasties = {}
+        self._examples = None
+        self.gate.watch_rim(None)
 
     def agree(self, shown: Sequence[CellReading]) -> None:
         """The game and the players agreed that the board of the last successful reading shows
@@ -268,20 +278,27 @@ class Observer:
         reading; a strong shadow or glare spot on the rim is refused too (reported in the bench),
         and so is a cup left there: the message says where to look. The rim is compared with the
         rim at the last agreement, so it follows the evening's light; before one, with the rim the
-        calibration saw. After the board moved (more than `rim_moved`), the rim beyond a narrow
-        border is the table, which did not move with it: then until the next agreement only what
-        reaches over the squares tells an arm."""
+        calibration saw. After the board moved (more than `rim_moved` since that rim was seen), the
+        rim beyond a narrow border is the table, which did not move with it: then until the next
+        agreement only what reaches over the squares tells an arm."""
         places = gate.rim_places(calibration.homography, calibration.image_size)
-        colours = gate.rim_colours(gate.small_image(frame), places)
+        small = gate.small_image(frame)
+        colours = gate.rim_colours(small, places)
         agreed = self._agreed
         if agreed is not None:
             moved = _shift(agreed.seen.homography, calibration.homography)
             if agreed.seen.rim is None or moved > TUNING.follow.rim_moved:
                 return (), colours
             return gate.rim_sides(gate.rim_unlike(colours, agreed.seen.rim, places)), colours
-        if self.calibration is None or self.calibration.rim is None:
+        seen = self._rim_seen
+        if seen is None or seen.rim is None:
             return (), colours
-        return gate.rim_sides(gate.rim_unlike(colours, self.calibration.rim, places)), colours
+        then = seen.resized(calibration.image_size)
+        reference = seen.rim
+        if seen.surroundings is not None and _shift(then.homography, calibration.homography) > TUNING.follow.rim_moved:
+            before = gate.rim_places(then.homography, then.image_size)
+            colours, reference = gate.rim_after_move(seen.surroundings, before, small, places)
+        return gate.rim_sides(gate.rim_unlike(colours, reference, places)), colours
 
     def _read(
         self, frame: np.ndarray, now: float, darker: Callable[[], np.ndarray | None] | None, *, remember: bool
@@ -294,7 +311,7 @@ class Observer:
             status = ReadStatus.BOARD_MOVED if alignment.moved else ReadStatus.NO_BOARD
             return BoardReading(status, time=now, message=alignment.message)
         if alignment.calibration is not calibration:  # the grid was made again: keep it
-            self.use(replace(alignment.calibration, rim=self.calibration.rim))
+            self._regrid(alignment.calibration)
         homography = alignment.calibration.homography  # also where a hidden marker lies now, as calibrated
         hidden = tuple(MARKER_NAMES[i] for i, corners in calibration.markers.items()
                        if i not in alignment.markers

@@ -10,6 +10,8 @@ picture asked for.
 
 from __future__ import annotations
 
+import base64
+import binascii
 import struct
 from pathlib import Path
 
@@ -78,6 +80,23 @@ def decode(data: bytes, what: str = "The picture") -> np.ndarray:
         raise PictureError(f"{what} cannot be decoded: is the file damaged?")
     result: np.ndarray = image
     return result
+
+
+def to_text(image: np.ndarray) -> str:
+    """A picture as PNG in base64: how pictures are kept inside a JSON file."""
+    ok, data = cv2.imencode(".png", image)
+    if not ok:
+        raise ValueError("the picture could not be encoded")
+    return base64.b64encode(data.tobytes()).decode("ascii")
+
+
+def from_text(text: str, what: str = "The picture") -> np.ndarray:
+    """A picture kept by `to_text`, as a BGR frame."""
+    try:
+        data = base64.b64decode(text, validate=True)
+    except binascii.Error:
+        raise PictureError(f"{what} is not written as a picture should be: it is damaged.") from None
+    return decode(data, what)
 
 
 def read(path: str | Path) -> np.ndarray:

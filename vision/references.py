@@ -8,14 +8,12 @@ means (`learn`).
 
 from __future__ import annotations
 
-import base64
 import functools
 import itertools
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
-import cv2
 import numpy as np
 
 from vision import picture
@@ -26,6 +24,8 @@ from vision.rectify import PX_PER_SQUARE, cells
 from vision.rings import features
 from vision.second_look import coarse
 from vision.tuning import TUNING
+
+_IN_CALIBRATION = "A picture in the calibration"
 
 _CLASSES = tuple(CellClass)
 _BARE = (CellClass.EMPTY_LAND, CellClass.EMPTY_RIVER)
@@ -178,8 +178,8 @@ class References:
                 for (cls, dynasty), signature in zip(self.dynasty_keys, self.dynasty_signatures, strict=True)
             ],
             "px_per_square": PX_PER_SQUARE,
-            "board": _png(self.board),
-            "looks": _png(self.looks.reshape(-1, PX_PER_SQUARE, 3)),
+            "board": picture.to_text(self.board),
+            "looks": picture.to_text(self.looks.reshape(-1, PX_PER_SQUARE, 3)),
             "scale": np.round(self.scale, 5).tolist(),
             "setup": [cls.value for cls in self.setup],
             "examples": [
@@ -200,10 +200,10 @@ class References:
         if data.get("px_per_square") != PX_PER_SQUARE:
             raise ValueError("px_per_square")
         examples = data["examples"]
-        board = _from_png(data["board"])
+        board = picture.from_text(data["board"], _IN_CALIBRATION)
         if board.shape != (ROWS * PX_PER_SQUARE, COLUMNS * PX_PER_SQUARE, 3) or not examples:
             raise ValueError("board")
-        looks = _from_png(data["looks"])
+        looks = picture.from_text(data["looks"], _IN_CALIBRATION)
         if looks.shape != (len(examples) * PX_PER_SQUARE, PX_PER_SQUARE, 3):
             raise ValueError("looks")
         return cls(
@@ -220,17 +220,6 @@ class References:
             ),
             dynasty_keys=tuple((CellClass(e["class"]), str(e["dynasty"])) for e in data.get("leaders", [])),
         )
-
-
-def _png(image: np.ndarray) -> str:
-    ok, data = cv2.imencode(".png", image)
-    if not ok:
-        raise ValueError("the board picture could not be encoded")
-    return base64.b64encode(data.tobytes()).decode("ascii")
-
-
-def _from_png(text: str) -> np.ndarray:
-    return picture.decode(base64.b64decode(text, validate=True), "A picture in the calibration")
 
 
 def _setup(values: Sequence[str]) -> tuple[CellClass, ...]:

@@ -118,7 +118,7 @@ class FollowTuning:
     unseen_rings: float = 6.0
     unseen_pixels: float = 3.0
     burnt_for_learning: float = 0.05  # share of a square clipped beyond which its picture is not learnt
-    rim_moved: float = 0.1  # squares the grid may have moved since the agreement and its rim still be compared
+    rim_moved: float = 0.1  # squares the grid may have moved since a rim was seen and it still be compared
 
 
 @dataclass(frozen=True)

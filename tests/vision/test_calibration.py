@@ -68,6 +68,8 @@ def test_the_file_round_trips(tmp_path: Path) -> None:
     assert np.array_equal(loaded.references.board, calibration.references.board)
     assert np.array_equal(loaded.references.looks, calibration.references.looks)
     assert loaded.references.setup == calibration.references.setup
+    assert loaded.surroundings is not None and calibration.surroundings is not None
+    assert np.array_equal(loaded.surroundings, calibration.surroundings)
     assert json.loads(path.read_text())["markers"].keys() == {
         "top-left",
         "top-right",
@@ -202,6 +204,8 @@ def _changed(change: Callable[[dict[str, Any]], object]) -> Callable[[str], str]
         (_changed(lambda d: d.update(markers={"x" * 100_000: [[0, 0]] * 4})), "bad or missing"),
         (_changed(lambda d: d["references"].update(setup=None)), "bad or missing"),
         (_changed(lambda d: d.update(references="[" * 100_000)), "bad or missing"),
+        (_changed(lambda d: d.update(surroundings="not a picture")), "picture of the board"),
+        (_changed(lambda d: d.update(surroundings=d["references"]["board"])), "bad or missing surroundings"),
         (lambda text: text.replace('"markers": {', '"markers": ' + "[" * 100_000 + "]" * 100_000 + ', "x": {'),
          "nested too deeply"),
     ],
@@ -214,6 +218,14 @@ def test_a_damaged_file_is_refused_in_words_never_a_traceback(
     with pytest.raises(calib.CalibrationError, match=words) as caught:
         calib.load(path)
     assert len(str(caught.value)) < 400
+
+
+def test_a_file_written_before_the_surroundings_were_kept_still_loads(tmp_path: Path) -> None:
+    """Only a read after a bump needs them (`Observer`): without, it compares the rim as before."""
+    path = tmp_path / "calibration.json"
+    path.write_text(_changed(lambda d: d.pop("surroundings"))(calib.to_json(calibrated("classic"))))
+    loaded = calib.load(path)
+    assert loaded.surroundings is None and loaded.rim is not None
 
 
 def test_a_huge_picture_inside_the_file_is_refused_before_it_is_decoded(tmp_path: Path) -> None:

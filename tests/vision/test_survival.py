@@ -22,7 +22,7 @@ from vision.reading import CELLS, BoardReading, CellClass, CellReading
 from vision.sim import synthetic, unseen
 from vision.sim.synthetic import CameraPose, CellTruth, Conditions, Scene, Style
 from vision.sim.unseen import Printing
-from vision.sim.unseen_art import LeaderArt, RiverArt
+from vision.sim.unseen_art import LeaderArt, RiverArt, Surface
 
 LEADERS = tuple(cls for cls in CellClass if cls.is_leader)
 
@@ -169,6 +169,21 @@ def test_a_narrow_border_and_things_beside_the_board_do_not_stop_the_reading() -
         reading = table.observer.read(frame)
         assert reading.ok and silent(board, reading) == [], reading.message
         table.observer.agree(shown(board))
+
+
+def test_a_bumped_board_is_read_whole_though_its_rim_now_shows_the_table() -> None:
+    """Before any agreement (`companion read`, the start of a game) the rim is compared with the
+    calibration's. After a bump, beyond a narrow border the rim is the table, which did not move
+    with the board: that is not something lying over the edge. An arm still stops the reading."""
+    table = Table(printing_where(lambda p: p.board.border_mm < 10 and p.table.surface is Surface.CHECKED))
+    board = moves(4, seed=5)[-1]
+    bumped = replace(table.light, board_shift_mm=(11.0, 2.0), board_rotation_deg=1.0)
+    reading = table.observer.read(table.frame(board, bumped))
+    assert reading.ok and "moved" in reading.message, reading.message
+    assert silent(board, reading) == [] and unsure(board, reading) <= 1
+    for edge in ("bottom", "left", "right", "top"):
+        arm = synthetic.Hand(edge=edge, along=0.5, reach=0.45)
+        assert not table.observer.read(table.frame(board, replace(bumped, hands=(arm,)))).ok, edge
 
 
 @pytest.mark.parametrize("style", ["classic", "modern"])
