@@ -279,8 +279,9 @@ class Observer:
         and so is a cup left there: the message says where to look. The rim is compared with the
         rim at the last agreement, so it follows the evening's light; before one, with the rim the
         calibration saw. After the board moved (more than `rim_moved` since that rim was seen), the
-        rim beyond a narrow border is the table, which did not move with it: then until the next
-        agreement only what reaches over the squares tells an arm."""
+        rim beyond a narrow border is the table, which did not move with it: following, until the
+        next agreement only what reaches over the squares tells an arm; before any agreement, the
+        rim is compared with the calibration's small set-up picture (`gate.rim_after_move`)."""
         places = gate.rim_places(calibration.homography, calibration.image_size)
         small = gate.small_image(frame)
         colours = gate.rim_colours(small, places)
