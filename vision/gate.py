@@ -105,22 +105,26 @@ def rim_colours(small: np.ndarray, places: np.ndarray) -> np.ndarray:
     return colours
 
 
-def rim_after_move(then: np.ndarray, places_then: np.ndarray, now: np.ndarray, places_now: np.ndarray
-                   ) -> tuple[np.ndarray, np.ndarray]:
-    """The rim's colours in the small picture `now`, and the colours to compare them with
-    (`rim_unlike`), after the board moved since the small picture `then` was taken.
+def rim_unlike_after_move(then: np.ndarray, places_then: np.ndarray, now: np.ndarray, places_now: np.ndarray
+                          ) -> np.ndarray:
+    """Which rim patches something lies on (as `rim_unlike`) in the small picture `now`, after the
+    board moved since the small picture `then` was taken.
 
     The rim's samples lie across the board's border, which moved with the board, and the table
     beyond it, which did not; where the border ends is not known (a few millimetres or several
-    centimetres). So each sample is compared with what it showed then either way, the same point
-    of the board or the same point of the picture, whichever is nearer its colour now (under the
-    light's change over the whole rim). An arm crossing the rim is like neither."""
+    centimetres). So the rim may now look like the board's rim then (every sample at the same
+    point of the board), like the picture then (at the same point of the table), or like a mix,
+    each sample whichever of the two is nearer its colour now: a patch is unlike only when it is
+    unlike all three. An arm crossing the rim is like none."""
     seen = _samples(now, places_now)
     board, table = _samples(then, places_then), _samples(then, places_now)
     gain = np.median(seen, axis=(0, 1)) / np.maximum(np.median(np.concatenate([board, table]), axis=(0, 1)), 1.0)
     nearer_board = np.abs(seen - board * gain).sum(axis=2) <= np.abs(seen - table * gain).sum(axis=2)
-    reference: np.ndarray = np.where(nearer_board[..., None], board, table).mean(axis=1)
-    return seen.mean(axis=1), reference
+    mixed = np.where(nearer_board[..., None], board, table)
+    colours = seen.mean(axis=1)
+    unlike: np.ndarray = np.logical_and.reduce([rim_unlike(colours, reference.mean(axis=1), places_now)
+                                                for reference in (board, table, mixed)])
+    return unlike
 
 
 class StabilityGate:

@@ -281,7 +281,7 @@ class Observer:
         calibration saw. After the board moved (more than `rim_moved` since that rim was seen), the
         rim beyond a narrow border is the table, which did not move with it: following, until the
         next agreement only what reaches over the squares tells an arm; before any agreement, the
-        rim is compared with the calibration's small set-up picture (`gate.rim_after_move`)."""
+        rim is compared with the calibration's small set-up picture (`gate.rim_unlike_after_move`)."""
         places = gate.rim_places(calibration.homography, calibration.image_size)
         small = gate.small_image(frame)
         colours = gate.rim_colours(small, places)
@@ -295,11 +295,10 @@ class Observer:
         if seen is None or seen.rim is None:
             return (), colours
         then = seen.resized(calibration.image_size)
-        reference = seen.rim
         if seen.surroundings is not None and _shift(then.homography, calibration.homography) > TUNING.follow.rim_moved:
             before = gate.rim_places(then.homography, then.image_size)
-            colours, reference = gate.rim_after_move(seen.surroundings, before, small, places)
-        return gate.rim_sides(gate.rim_unlike(colours, reference, places)), colours
+            return gate.rim_sides(gate.rim_unlike_after_move(seen.surroundings, before, small, places)), colours
+        return gate.rim_sides(gate.rim_unlike(colours, seen.rim, places)), colours
 
     def _read(
         self, frame: np.ndarray, now: float, darker: Callable[[], np.ndarray | None] | None, *, remember: bool

@@ -84,3 +84,28 @@ def test_an_unplugged_camera_is_a_bad_frame_not_a_crash() -> None:
         camera.unplug()
         reading = observer.watch(camera)
     assert reading.status is ReadStatus.BAD_FRAME and "cable" in reading.message
+
+
+def _table_with_board(left: int, *, arm: bool = False) -> tuple[np.ndarray, np.ndarray]:
+    """A small picture (320×240): a checked tablecloth, a board of 15 px squares with a 3 px border
+    whose grid starts `left` px across; and the grid (image → squares)."""
+    rows, cols = np.indices((240, 320))
+    picture = np.where((((rows // 10) + (cols // 10)) % 2 == 0)[..., None], (40, 40, 170), (225, 230, 235))
+    top, square, border = 40, 15, 3
+    picture[top - border : top + 11 * square + border, left - border : left + 16 * square + border] = (60, 40, 110)
+    picture[top : top + 11 * square, left : left + 16 * square] = (150, 185, 175)
+    if arm:
+        picture[150:240, 150:185] = (110, 145, 200)
+    grid = np.array([[1 / square, 0, -left / square], [0, 1 / square, -top / square], [0, 0, 1]])
+    return picture.astype(np.uint8), grid
+
+
+def test_after_a_bump_the_rim_is_compared_board_and_table_each_where_they_are() -> None:
+    """The border moved with the board, the tablecloth beyond it did not: that is no arm; an arm is."""
+    then, grid_then = _table_with_board(40)
+    now, grid_now = _table_with_board(45)
+    before, places = gate.rim_places(grid_then, (320, 240)), gate.rim_places(grid_now, (320, 240))
+    assert gate.rim_unlike(gate.rim_colours(now, places), gate.rim_colours(then, before), places).any()
+    assert not gate.rim_unlike_after_move(then, before, now, places).any()
+    reaching, _ = _table_with_board(45, arm=True)
+    assert gate.rim_sides(gate.rim_unlike_after_move(then, before, reaching, places)) == ("bottom",)
