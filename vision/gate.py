@@ -154,14 +154,15 @@ class StabilityGate:
         self._places: np.ndarray | None = None
         self._reference: np.ndarray | None = None
 
-    def watch_rim(self, places: np.ndarray | None, reference: np.ndarray | None = None) -> None:
+    def watch_rim(self, places: np.ndarray, reference: np.ndarray) -> None:
         """Watch the board's rim: places from `rim_places`, reference colours from `rim_colours`
-        on a small image of the board with nobody's hand over it; None: stop watching it."""
-        if places is None or reference is None:
-            self._places = self._reference = None
-            return
+        on a small image of the board with nobody's hand over it."""
         self._places = np.asarray(places, dtype=np.float64)
         self._reference = np.asarray(reference, dtype=np.float32)
+
+    def forget_rim(self) -> None:
+        """Stop watching the rim (it is no longer where it was seen)."""
+        self._places = self._reference = None
 
     def reset(self) -> None:
         self._previous = None

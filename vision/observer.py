@@ -149,21 +149,20 @@ class Observer:
         if calibration.created != self.memory.calibration:
             self.memory = Memory(self.memory.path, calibration.created)
             self.forget()
-        self.calibration = self._rim_seen = calibration
-        self._dynasties = {}
-        self._examples = None
+        self._rim_seen = calibration
+        self._regrid(calibration)
         if calibration.rim is not None:
             places = gate.rim_places(calibration.homography, calibration.image_size)
             self.gate.watch_rim(places, calibration.rim)
 
     def _regrid(self, calibration: Calibration) -> None:
-        """The board moved: read through the grid its markers give now. The rim the gate watched
-        is no longer where it was (the next agreement gives it one); `_rim` judges whether the
-        calibration's rim can still be compared with."""
+        """Read through this grid from now on (after a bump, the one the markers give now). The
+        rim the gate watched is no longer where it was (the next agreement gives it one); `_rim`
+        judges whether the calibration's rim can still be compared with."""
         self.calibration = calibration
         self._dynasties = {}
         self._examples = None
-        self.gate.watch_rim(None)
+        self.gate.forget_rim()
 
     def agree(self, shown: Sequence[CellReading]) -> None:
         """The game and the players agreed that the board of the last successful reading shows
