@@ -117,14 +117,15 @@ class References:
     def second_look_rows(self, setup: CellClass) -> np.ndarray:
         """The examples a square that held `setup` at set-up is compared with at the second look:
         every piece; bare board only as its own printed pattern (added by the caller), except on a
-        temple's square, whose bare look was shown with the temples lifted off."""
+        temple's square, whose bare look was shown with the temples lifted off, and whose treasure
+        may stand anywhere on its temple: there every temple's treasure counts."""
         if setup not in self._rows:
             self._rows[setup] = np.array(
                 [
                     i
                     for i, c in enumerate(self.classes)
                     if c not in (*_BARE, CellClass.TREASURE)
-                    or (setup is CellClass.TREASURE and c is CellClass.EMPTY_LAND)
+                    or (setup is CellClass.TREASURE and c in (CellClass.EMPTY_LAND, CellClass.TREASURE))
                 ],
                 dtype=np.intp,
             )
