@@ -206,6 +206,17 @@ def _lit_differently(colours: np.ndarray, reference: np.ndarray) -> np.ndarray:
     return explained
 
 
+def _glare(colours: np.ndarray, expected: np.ndarray) -> np.ndarray:
+    """Patches under a lamp's reflection: brighter than the light around says (`expected`) in
+    every channel, and no more coloured. A reflection adds the lamp's white light, which never adds
+    colour; a camera's tone curve squeezes the brightest channels, so it is not simply added."""
+    added = colours - expected
+    spread_now = colours.max(axis=1) - colours.min(axis=1)
+    spread_then = expected.max(axis=1) - expected.min(axis=1)
+    glare: np.ndarray = (added.min(axis=1) > 0) & (spread_now <= spread_then)
+    return glare
+
+
 def rim_unlike(colours: np.ndarray, reference: np.ndarray, places: np.ndarray) -> np.ndarray:
     """Which rim patches something lies on: runs of neighbouring patches unlike their reference
     once a smooth change of light over the whole rim (a lamp, the sun, vignetting) is allowed for.
@@ -224,7 +235,7 @@ def rim_unlike(colours: np.ndarray, reference: np.ndarray, places: np.ndarray) -
     # A shadow's edge is sharper than the smooth fit; under a coloured lamp it darkens in the
     # lamp's colour, which is the same all round the rim.
     tint = np.median(ratio[agree] / np.maximum(ratio[agree].mean(axis=1, keepdims=True), 1e-3), axis=0)
-    unlike: np.ndarray = ~agree & ~_lit_differently(colours, reference * tint)
+    unlike: np.ndarray = ~agree & ~_lit_differently(colours, reference * tint) & ~_glare(colours, reference * fit)
     run = unlike.copy()
     for step in range(1, RIM_RUN):  # the rim is a loop: runs may wrap around
         run &= np.roll(unlike, step)

@@ -274,8 +274,9 @@ class Observer:
         colours now.
 
         A sleeve can look like a piece to the classifier, so a covered rim alone refuses the
-        reading; a strong shadow or glare spot on the rim is refused too (reported in the bench),
-        and so is a cup left there: the message says where to look. The rim is compared with the
+        reading; a strong shadow on the rim is refused too (reported in the bench), and so is a
+        cup left there: the message says where to look. A lamp's reflection is not (it adds white
+        light, `gate.rim_unlike`). The rim is compared with the
         rim at the last agreement, so it follows the evening's light; before one, with the rim the
         calibration saw. After the board moved (more than `rim_moved` since that rim was seen), the
         rim beyond a narrow border is the table, which did not move with it: following, until the
@@ -353,6 +354,14 @@ class Observer:
             )
         cells = _only_what_can_be(cells, self.calibration.board)
         unsure = tuple(i for i, cell in enumerate(cells) if cell.cls is CellClass.UNKNOWN)
+        obscured = set(look.obscured)
+        if darker is not None and set(unsure) & set(look.dazzled):
+            # A glare spot at the edge leaves squares unreadable as an arm does; a shorter
+            # exposure shows them (an arm blocks the glare, and the darker picture's own read
+            # refuses it).
+            cells = self._darker_look(darker, cells, unsure, now)
+            unsure = tuple(i for i, cell in enumerate(cells) if cell.cls is CellClass.UNKNOWN)
+            obscured &= set(unsure)
         # An arm is judged from what the first look could not read, so the second look's
         # guesses under a hand held still never hide it; and from monuments where the game says
         # none stands or may be built (a bare arm comes near a monument's pale quarters).
@@ -361,12 +370,9 @@ class Observer:
             if self.face_down is not None
             else set()
         )
-        arm = _reaching_in(tuple(sorted(set(unsure) | set(look.obscured) | unexpected)), self.tall | self.excused)
+        arm = _reaching_in(tuple(sorted(set(unsure) | obscured | unexpected)), self.tall | self.excused)
         if arm:
             return _arm(arm, now)
-        if darker is not None and set(unsure) & set(look.dazzled):
-            cells = self._darker_look(darker, cells, unsure, now)
-            unsure = tuple(i for i, cell in enumerate(cells) if cell.cls is CellClass.UNKNOWN)
         return _read_ok(cells, unsure, now, message)
 
     def _follow(self, shot: _Shot, rim: tuple[str, ...], covered: tuple[str, ...] = ()) -> BoardReading | None:

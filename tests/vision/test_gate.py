@@ -109,3 +109,21 @@ def test_after_a_bump_the_rim_is_compared_board_and_table_each_where_they_are() 
     assert not gate.rim_unlike_after_move(then, before, now, places).any()
     reaching, _ = _table_with_board(45, arm=True)
     assert gate.rim_sides(gate.rim_unlike_after_move(then, before, reaching, places)) == ("bottom",)
+
+
+def test_a_lamps_reflection_on_the_rim_is_no_arm_a_bare_arm_or_a_sleeve_is() -> None:
+    """A reflection adds white light, which a camera's tone curve squeezes in its brightest
+    channels: every channel brighter, none more coloured. A bare arm is more coloured than a
+    dull border; a dark sleeve is darker."""
+    board, grid = _table_with_board(40)
+    places = gate.rim_places(grid, (320, 240))
+    rim = gate.rim_colours(board, places)
+    x, y = (places.mean(axis=1) * (320, 240)).T
+    spot = np.exp(-((x - 280) ** 2 + (y - 120) ** 2) / (2 * 20.0**2))[:, None]  # on the right edge
+    curve = 255 * (1 - np.exp(-(rim + 400 * spot) / 160)) / (1 - np.exp(-255 / 160))  # tone curve, as cameras
+    glaring = curve * (rim.mean() / curve[spot[:, 0] < 0.01].mean())  # exposure set on the rest
+    assert not gate.rim_unlike(glaring.astype(np.float32), rim, places).any()
+    for arm in ((110, 145, 200), (50, 40, 40)):  # a bare arm, a dark sleeve
+        reaching = glaring.copy()
+        reaching[spot[:, 0] > 0.5] = arm
+        assert gate.rim_sides(gate.rim_unlike(reaching.astype(np.float32), rim, places)) == ("right",), arm

@@ -17,6 +17,7 @@ from conftest import SIZE
 
 from vision import calibration as calib
 from vision import geometry, leaders
+from vision.camera import DARKER
 from vision.observer import Observer
 from vision.reading import CELLS, BoardReading, CellClass, CellReading
 from vision.sim import synthetic, unseen
@@ -249,3 +250,27 @@ def test_a_treasure_put_down_elsewhere_on_its_temple_than_at_calibration_is_not_
         assert silent(Scene.setup(), reading) == []
         read += [reading.cells[c].cls is CellClass.TREASURE for c in temples]
     assert sum(read) >= 0.85 * len(read)
+
+
+@pytest.mark.parametrize("edge", ["right", "bottom"])
+def test_a_glare_over_the_boards_edge_read_whole_is_not_something_lying_there(edge: str) -> None:
+    """Before any agreement (`companion read`, a game resumed under a lamp switched on since the
+    calibration) the rim is compared with the calibration's: a lamp's reflection across the edge
+    brightens it, and squares it burns out are read again at a shorter exposure. An arm reaching
+    in under the same lamp still stops the reading."""
+    table = Table(printing_where(lambda p: p.board.river is RiverArt.SQUARES), seed=6)
+    board = moves(4, seed=3)[-1]
+    corners = synthetic.render(board, style=table.style, size=SIZE, pose=table.pose, conditions=table.light,
+                               seed=1).grid_corners
+    start, end = (corners[1], corners[2]) if edge == "right" else (corners[2], corners[3])
+    x, y = (start + end) / 2 / np.array(SIZE)
+    lamp = replace(table.light, glare=synthetic.Glare(float(x), float(y), 0.12, 0.9), lamp=0.4)
+
+    def shot(conditions: Conditions) -> Callable[[], np.ndarray]:
+        return lambda: table.frame(board, conditions)
+
+    reading = table.observer.read(table.frame(board, lamp), darker=shot(lamp.exposed(DARKER)))
+    assert reading.ok, reading.message
+    assert silent(board, reading) == []
+    arm = replace(lamp, hands=(synthetic.Hand(edge=edge, along=0.5, reach=0.45),))
+    assert not table.observer.read(table.frame(board, arm), darker=shot(arm.exposed(DARKER))).ok
