@@ -271,12 +271,18 @@ def _search(gray: np.ndarray, corners: np.ndarray, reach: float) -> list[aruco.M
         return []
     offset = np.array([x0, y0], dtype=np.float32)
     window = np.ascontiguousarray(gray[y0:y1, x0:x1])
-    if size < _SEARCH_HALF:
+
+    def full() -> list[aruco.Marker]:
         return [aruco.Marker(m.id, m.corners + offset) for m in aruco.detect(window)]
-    # A marker this big is found as surely at half size, four times sooner (`_refined` then
-    # brings its corners back to full accuracy).
-    smaller = cv2.resize(window, ((x1 - x0) // 2, (y1 - y0) // 2), interpolation=cv2.INTER_AREA)
-    return [aruco.Marker(m.id, m.corners * 2 + 0.5 + offset) for m in aruco.detect(smaller)]
+
+    def halved() -> list[aruco.Marker]:  # `_refined` then brings the corners back to full accuracy
+        smaller = cv2.resize(window, ((x1 - x0) // 2, (y1 - y0) // 2), interpolation=cv2.INTER_AREA)
+        return [aruco.Marker(m.id, m.corners * 2 + 0.5 + offset) for m in aruco.detect(smaller)]
+
+    # A big marker is found as surely at half size, four times sooner. A blurred small one may be
+    # found only there: halving sharpens its edges to ArUco's few-pixel thresholds.
+    first, second = (halved, full) if size >= _SEARCH_HALF else (full, halved)
+    return first() or second()
 
 
 def align(frame: np.ndarray, calibration: Calibration) -> Alignment:

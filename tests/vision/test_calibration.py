@@ -242,3 +242,17 @@ def test_a_file_too_large_for_a_calibration_is_not_read(tmp_path: Path) -> None:
         file.truncate(calib.MAX_FILE_BYTES + 1)
     with pytest.raises(calib.CalibrationError, match="larger than"):
         calib.load(path)
+
+
+def test_after_a_bump_a_blurred_marker_is_found_near_its_old_place_as_in_the_whole_picture() -> None:
+    """A soft-focus camera high over the table: its markers are small and blurred. Halving the
+    picture sharpens their edges; the search near where each marker was must find what a search
+    of the whole picture finds, or a marker in plain view is taken for a covered one."""
+    size, pose = (1640, 1232), CameraPose(height_mm=820)
+    setup = synthetic.render(Scene.setup(), size=size, pose=pose, seed=1).frame
+    calibration = calib.calibrate(setup)
+    bumped = Conditions(blur_sigma=2.0, board_shift_mm=(10.0, 0.0), noise_sigma=2)
+    frame = synthetic.render(Scene.setup(), size=size, pose=pose, conditions=bumped, seed=5).frame
+    alignment = calib.align(frame, calibration)
+    assert alignment.moved and len(alignment.markers) >= 3
+    assert alignment.markers == tuple(sorted(calib.find_markers(frame)))
