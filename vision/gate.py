@@ -225,13 +225,19 @@ def rim_unlike(colours: np.ndarray, reference: np.ndarray, places: np.ndarray) -
     centres = places.mean(axis=1)
     x, y = centres[:, 0] - 0.5, centres[:, 1] - 0.5
     basis = np.column_stack([np.ones(len(places)), x, y, x * y, x * x, y * y])
-    agree = np.ones(len(places), dtype=bool)
+    # The first guess is the light on most of the rim (a fit to all of it would bend towards a
+    # bright reflection or a deep shadow); then smooth fits to the patches that agree with it.
+    fit = np.broadcast_to(np.median(ratio, axis=0), ratio.shape)
     for tolerance in (0.6, 0.35, RIM_TOLERANCE):
+        off = ratio / np.maximum(fit, 1e-3) - 1
+        # A reflection, brighter than the light around it, would bend the fit up at its edges.
+        reflection = _glare(colours, reference * fit) & np.all(off > tolerance / 2, axis=1)
+        agree = np.all(np.abs(off) < tolerance, axis=1) & ~reflection
         if np.count_nonzero(agree) < 2 * basis.shape[1]:
             return np.ones(len(places), dtype=bool)  # hardly any of the rim looks like it should
         solution, *_ = np.linalg.lstsq(basis[agree], ratio[agree], rcond=None)
         fit = basis @ solution
-        agree = np.all(np.abs(ratio / np.maximum(fit, 1e-3) - 1) < tolerance, axis=1)
+    agree = np.all(np.abs(ratio / np.maximum(fit, 1e-3) - 1) < RIM_TOLERANCE, axis=1)
     # A shadow's edge is sharper than the smooth fit; under a coloured lamp it darkens in the
     # lamp's colour, which is the same all round the rim.
     tint = np.median(ratio[agree] / np.maximum(ratio[agree].mean(axis=1, keepdims=True), 1e-3), axis=0)

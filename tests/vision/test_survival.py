@@ -252,8 +252,8 @@ def test_a_treasure_put_down_elsewhere_on_its_temple_than_at_calibration_is_not_
     assert sum(read) >= 0.85 * len(read)
 
 
-@pytest.mark.parametrize("edge", ["right", "bottom"])
-def test_a_glare_over_the_boards_edge_read_whole_is_not_something_lying_there(edge: str) -> None:
+@pytest.mark.parametrize(("edge", "radius"), [("right", 0.12), ("bottom", 0.12), ("top", 0.2), ("left", 0.2)])
+def test_a_glare_over_the_boards_edge_read_whole_is_not_something_lying_there(edge: str, radius: float) -> None:
     """Before any agreement (`companion read`, a game resumed under a lamp switched on since the
     calibration) the rim is compared with the calibration's: a lamp's reflection across the edge
     brightens it, and squares it burns out are read again at a shorter exposure. An arm reaching
@@ -262,9 +262,9 @@ def test_a_glare_over_the_boards_edge_read_whole_is_not_something_lying_there(ed
     board = moves(4, seed=3)[-1]
     corners = synthetic.render(board, style=table.style, size=SIZE, pose=table.pose, conditions=table.light,
                                seed=1).grid_corners
-    start, end = (corners[1], corners[2]) if edge == "right" else (corners[2], corners[3])
-    x, y = (start + end) / 2 / np.array(SIZE)
-    lamp = replace(table.light, glare=synthetic.Glare(float(x), float(y), 0.12, 0.9), lamp=0.4)
+    start, end = {"top": (0, 1), "right": (1, 2), "bottom": (2, 3), "left": (3, 0)}[edge]
+    x, y = (corners[start] + corners[end]) / 2 / np.array(SIZE)
+    lamp = replace(table.light, glare=synthetic.Glare(float(x), float(y), radius, 0.95), lamp=0.4)
 
     def shot(conditions: Conditions) -> Callable[[], np.ndarray]:
         return lambda: table.frame(board, conditions)
