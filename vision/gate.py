@@ -20,6 +20,7 @@ RIM_STEP = 0.5  # squares between rim patches (each is twice as long): an arm co
 RIM_TOLERANCE = 0.18  # change of a rim point, beyond the smooth change of light, that is not the rim
 RIM_RUN = 2  # neighbouring unlike points that make an arm
 RIM_MISFIT = 0.01  # what a change of light leaves unexplained, as a share of the brightness
+RIM_SHADOW = 0.04  # how unevenly a shadow may darken a patch's channels, as a share of how much
 
 
 @dataclass(frozen=True, slots=True)
@@ -203,7 +204,12 @@ def _lit_differently(colours: np.ndarray, reference: np.ndarray) -> np.ndarray:
     b = (see * sc - se * sec) / det
     misfit = np.sqrt(((colours - a[:, None] * reference - b[:, None]) ** 2).mean(1))
     explained: np.ndarray = (misfit < RIM_MISFIT * np.maximum(colours.mean(1), 1)) & (a > 0.3) & (a < 3) & (b > -10)
-    return explained
+    # A soft shadow's edge crossing a patch darkens its samples unevenly, which no single a and b
+    # explain when they differ in colour; but it darkens every channel alike.
+    ratio = colours / np.maximum(reference, 4.0)
+    shadow = (ratio.max(1) < 1) & (ratio.min(1) > 0.3) & (ratio.max(1) - ratio.min(1) < RIM_SHADOW * ratio.mean(1))
+    lit: np.ndarray = explained | shadow
+    return lit
 
 
 def _glare(colours: np.ndarray, expected: np.ndarray) -> np.ndarray:

@@ -21,6 +21,7 @@ from vision.camera import DARKER
 from vision.observer import Observer
 from vision.reading import CELLS, BoardReading, CellClass, CellReading
 from vision.sim import synthetic, unseen
+from vision.sim.perturbations import Shadow
 from vision.sim.synthetic import CameraPose, CellTruth, Conditions, Scene, Style
 from vision.sim.unseen import Printing
 from vision.sim.unseen_art import LeaderArt, RiverArt, Surface
@@ -274,3 +275,20 @@ def test_a_glare_over_the_boards_edge_read_whole_is_not_something_lying_there(ed
     assert silent(board, reading) == []
     arm = replace(lamp, hands=(synthetic.Hand(edge=edge, along=0.5, reach=0.45),))
     assert not table.observer.read(table.frame(board, arm), darker=shot(arm.exposed(DARKER))).ok
+
+
+def test_a_soft_shadow_across_the_boards_edge_read_whole_is_not_something_lying_there() -> None:
+    """Somebody leaning in throws a soft shadow over the board's edge: where its edge crosses a
+    rim patch it darkens the border and the table beside it unevenly, but every channel alike.
+    A sleeve in the same shadow still stops the reading."""
+    table = Table(unseen.random_printing(148), seed=4)
+    board = moves(4, seed=3)[-1]
+    corners = synthetic.render(board, style=table.style, size=SIZE, pose=table.pose, conditions=table.light,
+                               seed=1).grid_corners
+    x, y = (corners[2] + 0.6 * (corners[3] - corners[2])) / np.array(SIZE)  # along the bottom edge
+    shade = replace(table.light, shadows=(Shadow(float(x), float(y), 0.2, 0.3, 20.0, 0.55),))
+    reading = table.observer.read(table.frame(board, shade))
+    assert reading.ok, reading.message
+    assert silent(board, reading) == []
+    arm = replace(shade, hands=(synthetic.Hand(edge="bottom", along=0.6, reach=0.45),))
+    assert not table.observer.read(table.frame(board, arm)).ok
