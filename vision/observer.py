@@ -758,19 +758,24 @@ def _monument_blocks(monument: list[bool]) -> list[tuple[int, int, int, int]]:
     return blocks
 
 
-def _fourth_quarters(cells: tuple[CellReading, ...]) -> tuple[CellReading, ...]:
+def _fourth_quarters(cells: tuple[CellReading, ...], building: frozenset[int] = frozenset()) -> tuple[CellReading, ...]:
     """A monument three of whose quarters are read, with the same colours named on at least
     `named_quarters` of them, stands whole: its fourth quarter, unread, is that monument's too (a
-    tall piece leaning out at the rim of the picture may show one quarter too little to be sure of)."""
+    tall piece leaning out at the rim of the picture may show one quarter too little to be sure of).
+    Where the game says a monument may be built now (`building`), two quarters read are enough,
+    named or not (the game knows which monument, or asks): leaning out at the picture's rim, a
+    monument's top hides the two quarters beyond it."""
     filled = list(cells)
     for quad in _QUADS:
         read = [c for c in quad if cells[c].cls is CellClass.MONUMENT]
         unread = [c for c in quad if cells[c].cls is CellClass.UNKNOWN]
         names = {cells[c].monument for c in read} - {None}
         named = sum(cells[c].monument is not None for c in read)
-        if len(read) == 3 and len(unread) == 1 and len(names) == 1 and named >= TUNING.named_quarters:
-            confidence = min(cells[c].confidence for c in read)
-            filled[unread[0]] = CellReading(CellClass.MONUMENT, confidence, None, names.pop())
+        enough, told = (3, TUNING.named_quarters) if not quad <= building else (2, 0)
+        if len(read) >= enough and len(read) + len(unread) == 4 and len(names) <= 1 and named >= told:
+            confidence, colours = min(cells[c].confidence for c in read), next(iter(names), None)
+            for c in unread:
+                filled[c] = CellReading(CellClass.MONUMENT, confidence, None, colours)
     return tuple(filled)
 
 
@@ -788,7 +793,7 @@ def _only_what_can_be(
     as a monument stand with no colour named (a printing's monument not shown at set-up): a hand
     held still comes near a monument's pale quarters too, but seldom on just those squares, and
     which monument it is the game knows or asks."""
-    cells = _fourth_quarters(cells)
+    cells = _fourth_quarters(cells, building)
     blocks = [
         block
         for block in _monument_blocks([cell.cls is CellClass.MONUMENT for cell in cells])

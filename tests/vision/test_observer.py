@@ -310,6 +310,30 @@ def test_a_monument_whose_fourth_quarter_alone_is_unread_stands_whole() -> None:
     assert {c.cls for c in figure} == {CellClass.UNKNOWN}
 
 
+def test_where_the_game_may_build_a_monument_two_quarters_read_make_it_whole() -> None:
+    """At the picture's rim a monument's top leans out over the quarters beyond it: the two near
+    quarters read, named or not, and the game says one may be built on just those four squares.
+    Elsewhere two quarters are not enough, nor one there."""
+    from vision import geometry
+    from vision.observer import _only_what_can_be
+    from vision.reading import CellReading
+
+    rivers = geometry.river_cells()
+    bare = [CellReading(CellClass.EMPTY_RIVER if c in rivers else CellClass.EMPTY_LAND, 1.0) for c in range(176)]
+    block = (14, 15, 30, 31)  # O1, P1, O2, P2: in the top corner of the picture
+
+    def read(monument: tuple[int, ...], building: frozenset[int]) -> list[CellClass]:
+        cells = list(bare)
+        for c in block:
+            cells[c] = CellReading(CellClass.MONUMENT, 1.0) if c in monument else CellReading(CellClass.UNKNOWN, 0.2)
+        checked = _only_what_can_be(tuple(cells), "standard", building)
+        return [checked[c].cls for c in block]
+
+    assert read((30, 31), frozenset(block)) == [CellClass.MONUMENT] * 4
+    assert read((30, 31), frozenset()) == [CellClass.UNKNOWN] * 4
+    assert read((31,), frozenset(block)) == [CellClass.UNKNOWN] * 4
+
+
 def test_a_monument_at_the_edge_where_the_game_has_none_is_taken_for_an_arm(monkeypatch) -> None:  # type: ignore[no-untyped-def]
     """A bare arm held still comes near a monument's pale quarters. Where the game says no
     monument stands or may be built, one reaching the board's edge is an arm."""
