@@ -20,7 +20,7 @@ RIM_STEP = 0.5  # squares between rim patches (each is twice as long): an arm co
 RIM_TOLERANCE = 0.18  # change of a rim point, beyond the smooth change of light, that is not the rim
 RIM_RUN = 2  # neighbouring unlike points that make an arm
 RIM_MISFIT = 0.01  # what a change of light leaves unexplained, as a share of the brightness
-RIM_SHADOW = 0.04  # how unevenly a shadow may darken a patch's channels, as a share of how much
+RIM_SHADOW = 0.04  # how unevenly a shadow darkens a patch's channels: ratios' spread over their mean
 
 
 @dataclass(frozen=True, slots=True)
@@ -196,7 +196,8 @@ def rim_covered(colours: np.ndarray, reference: np.ndarray, places: np.ndarray) 
 
 def _lit_differently(colours: np.ndarray, reference: np.ndarray) -> np.ndarray:
     """Patches that are their calibrated selves under other light: brighter or darker (a shadow)
-    plus some white (glare), colours ≈ a · reference + b, with nothing else left over."""
+    plus some white (glare), colours ≈ a · reference + b, with nothing else left over; or darker in
+    every channel by nearly the same share (a soft shadow's edge across the patch)."""
     see, se = (reference * reference).sum(1), reference.sum(1)
     sec, sc = (reference * colours).sum(1), colours.sum(1)
     det = np.maximum(3 * see - se * se, 1e-3)
