@@ -11,6 +11,7 @@ import functools
 from collections.abc import Callable
 from dataclasses import replace
 
+import cv2
 import numpy as np
 import pytest
 from conftest import SIZE
@@ -56,6 +57,16 @@ class Table:
             self.pose, self.light = pose or unseen.random_pose(rng, style, SIZE), unseen.evening(rng)
         self.observer = Observer(calibrated(style, self.pose, self.light))
         self.shots = 0
+
+    def on_edge(self, edge: str, along: float) -> np.ndarray:
+        """The point of the grid's `edge` (top, right, bottom, left: clockwise) `along` its length,
+        in the picture's pixels."""
+        homography = self.pose.table_to_image(SIZE) @ synthetic.board_to_table(self.light)
+        mm = geometry.grid_corners_mm().reshape(-1, 1, 2).astype(np.float64)
+        corners = cv2.perspectiveTransform(mm, homography).reshape(-1, 2).astype(np.float32)
+        start, end = {"top": (0, 1), "right": (1, 2), "bottom": (2, 3), "left": (3, 0)}[edge]
+        point: np.ndarray = corners[start] + along * (corners[end] - corners[start])
+        return point
 
     def frame(self, scene: Scene, conditions: Conditions | None = None) -> np.ndarray:
         self.shots += 1
@@ -162,9 +173,7 @@ def test_a_narrow_border_and_things_beside_the_board_do_not_stop_the_reading() -
     table = Table(printing_where(lambda p: p.board.border_mm < 8))
     boards = moves(6, seed=7)
     table.follow(boards[:3])
-    corners = synthetic.render(Scene.setup(), style=table.style, size=SIZE, pose=table.pose, conditions=table.light,
-                               seed=1).grid_corners
-    x, y = corners[2] + 0.4 * (corners[3] - corners[2])  # along the bottom edge, from the right
+    x, y = table.on_edge("bottom", 0.4)
     for board in boards[3:]:
         frame = table.frame(board)
         frame[int(y) + 8 : int(y) + 40, int(x) : int(x) + 70] = (60, 60, 170)  # a card put down by the board
@@ -261,10 +270,7 @@ def test_a_glare_over_the_boards_edge_read_whole_is_not_something_lying_there(ed
     in under the same lamp still stops the reading."""
     table = Table(printing_where(lambda p: p.board.river is RiverArt.SQUARES), seed=6)
     board = moves(4, seed=3)[-1]
-    corners = synthetic.render(board, style=table.style, size=SIZE, pose=table.pose, conditions=table.light,
-                               seed=1).grid_corners
-    start, end = {"top": (0, 1), "right": (1, 2), "bottom": (2, 3), "left": (3, 0)}[edge]
-    x, y = (corners[start] + corners[end]) / 2 / np.array(SIZE)
+    x, y = table.on_edge(edge, 0.5) / np.array(SIZE)
     lamp = replace(table.light, glare=synthetic.Glare(float(x), float(y), radius, 0.95), lamp=0.4)
 
     def shot(conditions: Conditions) -> Callable[[], np.ndarray]:
@@ -283,9 +289,7 @@ def test_a_soft_shadow_across_the_boards_edge_read_whole_is_not_something_lying_
     A sleeve in the same shadow still stops the reading."""
     table = Table(unseen.random_printing(148), seed=4)
     board = moves(4, seed=3)[-1]
-    corners = synthetic.render(board, style=table.style, size=SIZE, pose=table.pose, conditions=table.light,
-                               seed=1).grid_corners
-    x, y = (corners[2] + 0.6 * (corners[3] - corners[2])) / np.array(SIZE)  # along the bottom edge
+    x, y = table.on_edge("bottom", 0.6) / np.array(SIZE)
     shade = replace(table.light, shadows=(Shadow(float(x), float(y), 0.2, 0.3, 20.0, 0.55),))
     reading = table.observer.read(table.frame(board, shade))
     assert reading.ok, reading.message
