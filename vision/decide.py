@@ -30,7 +30,7 @@ from vision.light import Light
 from vision.reading import CELLS, COLUMNS, ROWS, CellClass, CellReading
 from vision.rectify import PX_PER_SQUARE, cells
 from vision.references import References
-from vision.second_look import LOOK_PX, coarse, fit_loss, sides
+from vision.second_look import LOOK_PX, coarse, fit_loss, nearest, sides
 from vision.tuning import TUNING
 
 _T = TUNING.follow
@@ -184,7 +184,7 @@ def decide(
                                if extra_rings else np.zeros(0)])
         by_rings = _ranked(near, labels, was, unseen, confidence_of, _T.unseen_rings)
         # The pixels of the pictures nearest in rings (a few poses of each class) and of the extras.
-        fitted = _nearest(near[: len(rows)], labels[: len(rows)])
+        fitted = nearest(near[: len(rows)], labels[: len(rows)], _T.nearest)
         looks = np.concatenate([examples.looks[rows[fitted]] * lit[k],
                                 np.array(extra_looks).reshape(len(extra_codes), -1)])
         picked = np.concatenate([labels[fitted], extra_codes]).astype(np.intp)
@@ -221,14 +221,6 @@ CODES = {cls: i for i, cls in enumerate(_CLASSES)}
 # stands on its own temple): other squares' pictures of them are not taken.
 _OWN_LOOK = frozenset({CellClass.EMPTY_LAND, CellClass.EMPTY_RIVER, CellClass.TREASURE})
 _BARE = _OWN_LOOK - {CellClass.TREASURE}
-
-
-def _nearest(apart: np.ndarray, codes: np.ndarray) -> np.ndarray:
-    """The `nearest` examples of each class (`codes`), by `apart` (distance to each)."""
-    order = np.argsort(apart, kind="stable")
-    ranked = codes[order]
-    picked = [order[ranked == code][: _T.nearest] for code in np.unique(codes)]
-    return np.sort(np.concatenate(picked)) if picked else np.zeros(0, np.intp)
 
 
 _SIDES = sides()

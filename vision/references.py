@@ -82,6 +82,12 @@ class References:
         return coarse(self.looks)
 
     @functools.cached_property
+    def coarse_looks_squared(self) -> np.ndarray:
+        """`coarse_looks`, each pixel squared: for fitting every example at once."""
+        squared: np.ndarray = self.coarse_looks**2
+        return squared
+
+    @functools.cached_property
     def leader_colours(self) -> dict[CellClass, np.ndarray]:
         """The middle colour (BGR) of each leader colour's examples, the median over them."""
         colours = {}
@@ -113,6 +119,19 @@ class References:
     def class_codes(self) -> np.ndarray:
         """Every example's class as its index in _CLASSES, for numpy to compare."""
         return np.array([_CLASSES.index(c) for c in self.classes])
+
+    @functools.cached_property
+    def kind_codes(self) -> np.ndarray:
+        """Every example's kind: its class code, or for a named monument's quarter one code per
+        monument, so that a short list keeps every monument to weigh each against the others."""
+        kinds: np.ndarray = self.class_codes.copy()
+        if CellClass.MONUMENT not in self.class_ranges:  # a set-up that showed no monument
+            return kinds
+        _, codes = self.named(CellClass.MONUMENT, "monument")
+        start, _ = self.class_ranges[CellClass.MONUMENT]
+        named = np.flatnonzero(codes >= 0)
+        kinds[start + named] = len(_CLASSES) + codes[named]
+        return kinds
 
     def second_look_rows(self, setup: CellClass) -> np.ndarray:
         """The examples a square that held `setup` at set-up is compared with at the second look:

@@ -53,6 +53,7 @@ class SecondLookTuning:
     outlier: float = 9.0  # (noise units, squared) a pixel off by more is a neighbour's overhang, not the piece
     margin: float = 0.5  # how much worse (as a share) the next class must fit for the default confidence
     far: float = 3.0  # a fit worse than this (mean squared noise units) is nothing we know
+    nearest: int = 12  # examples of each kind, the best by a rough fit, fitted closely (`_rough_loss`)
     pattern_fit: float = 0.6  # a bare square fits its own printed pattern this well; no hand or plain piece does
     # ... and this well at least, under the curved edge of a glare spot a linear glare does not follow
     # (measured: up to 2.1); only a face-down tile, which no set-up showed, and a hand fit as well
