@@ -285,7 +285,10 @@ def _verdict(by_rings: _Ranked, pixels: _Ranked, blind: bool, min_confidence: fl
         # is bare, whatever the rings, which cannot see the pattern, lean to.
         by_rings = _Ranked(CellClass.UNKNOWN, 0.0)
     sure = by_rings.confidence >= min_confidence and pixels.confidence >= min_confidence
-    if sure and by_rings.cls is not pixels.cls:  # each measure sure of another class: neither is
+    # A leader's colour: the rings see it all round a figure however it is turned, and along a
+    # disc's thin rim, which is a pixel wide in the pixels' small picture.
+    colour = by_rings.cls.is_leader and pixels.cls.is_leader and by_rings.confidence >= _SURELY
+    if sure and by_rings.cls is not pixels.cls and not colour:  # each sure of another class: neither is
         return Verdict(CellReading(CellClass.UNKNOWN, 0.0), False, blind)
     if by_rings.confidence >= _SURELY:
         chosen = by_rings

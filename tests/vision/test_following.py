@@ -343,6 +343,21 @@ def test_a_square_whose_own_printed_pattern_fits_surely_is_bare_whatever_the_rin
     assert read(leaning, decide._Ranked(CellClass.TILE_RED, 1.0)) is CellClass.UNKNOWN
 
 
+def test_a_leaders_colour_is_the_rings_when_they_are_sure_of_it_with_much_to_spare() -> None:
+    """A disc whose colour shows only in its thin rim: the pixels' small picture (a pixel of rim)
+    may come nearer another colour's leader, while the rings, which see the rim all round, are
+    sure. Between two leaders the rings sure with much to spare name the colour; sure with less,
+    or against another kind of piece, neither measure does."""
+    def read(rings: decide._Ranked, pixels: decide._Ranked) -> CellClass:
+        return decide._verdict(rings, pixels, False, 0.5).reading.cls
+
+    green, red = CellClass.LEADER_GREEN, CellClass.LEADER_RED
+    assert read(decide._Ranked(green, 0.95), decide._Ranked(red, 0.6)) is green
+    assert read(decide._Ranked(green, 0.8), decide._Ranked(red, 0.6)) is CellClass.UNKNOWN
+    assert read(decide._Ranked(green, 0.95), decide._Ranked(CellClass.TILE_RED, 0.6)) is CellClass.UNKNOWN
+    assert read(decide._Ranked(CellClass.TILE_GREEN, 0.95), decide._Ranked(red, 0.6)) is CellClass.UNKNOWN
+
+
 def test_a_square_a_glare_dazzles_at_every_exposure_holds_what_the_players_named() -> None:
     """A lamp's glare that stays where it is can hide a dark piece at the shorter exposure too. The
     players name it once; while the shorter exposure shows that square as it did when they agreed,
