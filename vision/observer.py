@@ -16,11 +16,12 @@ from typing import NamedTuple
 import cv2
 import numpy as np
 
-from vision import change, classify, decide, gate, geometry, leaders, light, rectify, rings
+from vision import change, classify, decide, gate, geometry, leaders, light, monuments, rectify, rings
 from vision.calibration import MARKER_NAMES, Calibration, align, to_image, to_squares
 from vision.camera import Camera, CameraError
 from vision.memory import Memory
 from vision.reading import CELLS, COLUMNS, ROWS, BoardReading, CellClass, CellReading, ReadStatus, block_cells
+from vision.references import References
 from vision.second_look import coarse
 from vision.tuning import TUNING
 
@@ -437,6 +438,8 @@ class Observer:
         checked = _only_what_can_be(tuple(cells), self.calibration.board, self._building())
         unchanged = set(range(CELLS)) - set(changed)
         cells = [agreed.cells[c] if c in unchanged else checked[c] for c in range(CELLS)]
+        undone = np.maximum(top_down - glare, 0.0) / np.maximum(gain, 1e-3)
+        cells = _monuments_named(cells, changed, agreed.cells, undone, self.calibration.references)
         # Unlike their agreed pictures: the squares flagged but those the agreed picture still fits
         # best (a neighbour's piece overhanging a corner, a shadow, a glare that moved) ...
         unlike = {c for c, verdict in zip(flagged, verdicts, strict=True) if not verdict.unchanged}
@@ -777,6 +780,27 @@ def _fourth_quarters(cells: tuple[CellReading, ...], building: frozenset[int] = 
             for c in unread:
                 filled[c] = CellReading(CellClass.MONUMENT, confidence, None, colours)
     return tuple(filled)
+
+
+def _monuments_named(
+    cells: list[CellReading], changed: Sequence[int], agreed: Sequence[CellReading], undone: np.ndarray,
+    references: References,
+) -> list[CellReading]:
+    """A monument put down now whose quarters' pictures did not name it, named by the colours of
+    its block (`undone`: the picture with the light undone) among the monuments that may stand
+    there: of the colour of the tiles it stands on, and none standing elsewhere."""
+    blocks = _monument_blocks([cell.cls is CellClass.MONUMENT for cell in cells])
+    patches = rectify.cells(undone)
+    for block in blocks:
+        if not set(block) & set(changed) or all(cells[c].monument is not None for c in block):
+            continue
+        tiles = {colour for c in block if (colour := agreed[c].cls.colour) and agreed[c].cls.is_tile}
+        elsewhere = {cell.monument for c, cell in enumerate(agreed) if cell.monument and c not in block}
+        named = monuments.name(patches[list(block)], monuments.that_may_stand(tiles, elsewhere), references)
+        if named is not None:
+            for c in block:
+                cells[c] = replace(cells[c], monument=named)
+    return cells
 
 
 def _only_what_can_be(

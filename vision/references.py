@@ -16,7 +16,7 @@ from typing import Any, Protocol
 
 import numpy as np
 
-from vision import picture
+from vision import monuments, picture
 from vision.leaders import FIGURE, LEADERS, SIGNATURE, channel_steps
 from vision.light import Light, cell_colours
 from vision.reading import CELLS, COLUMNS, ROWS, CellClass
@@ -80,6 +80,14 @@ class References:
     def coarse_looks(self) -> np.ndarray:
         """Every example's picture at the second look's size (K × LOOK_PX² · 3, float32)."""
         return coarse(self.looks)
+
+    @functools.cached_property
+    def monument_colours(self) -> dict[tuple[str, str], np.ndarray]:
+        """How each monument shown at set-up spreads over the colour cube (`monuments.colours`),
+        over all its examples."""
+        shown = {m for m in self.monuments if m is not None}
+        return {m: monuments.colours(self.looks[[i for i, n in enumerate(self.monuments) if n == m]])
+                for m in shown}
 
     @functools.cached_property
     def coarse_looks_squared(self) -> np.ndarray:

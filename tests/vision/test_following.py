@@ -12,7 +12,7 @@ import pytest
 from conftest import SIZE, calibrated, cover
 
 from vision import calibration as calib
-from vision import decide, geometry, rectify
+from vision import decide, geometry, monuments, rectify
 from vision.observer import Observer
 from vision.reading import CELLS, COLUMNS, BoardReading, CellClass, CellReading, ReadStatus, block_cells
 from vision.second_look import LOOK_PX, fit_loss, sides
@@ -46,6 +46,13 @@ def busy(seed: int) -> Scene:
 
 def free_land(scene: Scene) -> list[int]:
     return [c for c, t in enumerate(scene.cells) if t.cls is CellClass.EMPTY_LAND]
+
+
+def building_on(scene: Scene, block: tuple[int, ...]) -> tuple[frozenset[CellClass], ...]:
+    """What the companion tells the camera where a monument may be built on `block` now, and
+    nothing else may change."""
+    return tuple(frozenset({CellClass.MONUMENT, t.cls}) if c in block else frozenset({t.cls})
+                 for c, t in enumerate(scene.cells))
 
 
 class Table:
@@ -408,13 +415,49 @@ def test_a_monument_not_shown_at_set_up_is_read_where_the_game_says_one_may_be_b
     land = set(free_land(scene))
     block = next(block_cells(c) for c in sorted(land) if c % COLUMNS < COLUMNS - 1 and set(block_cells(c)) <= land)
     built = scene.with_cells({c: CellTruth(CellClass.MONUMENT, monument=missing) for c in block})
-    table.observer.candidates = tuple(frozenset({CellClass.MONUMENT, t.cls}) if c in block else frozenset({t.cls})
-                                      for c, t in enumerate(scene.cells))
+    table.observer.candidates = building_on(scene, block)
     reading = table.read(built)
     assert reading.ok and reading.changed == tuple(sorted(block)) and wrong(built, reading) == []
     assert {reading.cells[c].monument for c in block} == {None}
     table.observer.candidates = None
     assert not table.read(built).ok
+
+
+@pytest.mark.parametrize("style", ["classic", "modern"])
+def test_a_monument_its_quarters_do_not_name_is_named_by_its_colours(
+    style: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A tall piece leans and may be turned: its quarters' pictures often fit two monuments alike
+    and name none. Built on four tiles of one colour, it is one of three monuments (or fewer, when
+    some stand elsewhere): the colours of the whole block name which, each of the six here."""
+    monkeypatch.setattr(decide, "_monument", lambda *args: None)  # no quarter names its monument
+    table = Table(style)
+    scene = busy(3)
+    land = set(free_land(scene))
+    block = next(block_cells(c) for c in sorted(land) if 0 < c % COLUMNS < COLUMNS - 2 and c >= COLUMNS
+                 and set(block_cells(c)) <= land)
+    for colours in monuments.MONUMENTS:
+        table.observer.forget()
+        table.observer.candidates = None
+        tiles = scene.with_cells({c: CellTruth(CellClass[f"TILE_{colours[0].upper()}"]) for c in block})
+        table.agreed(tiles)
+        built = tiles.with_cells({c: CellTruth(CellClass.MONUMENT, monument=colours) for c in block})
+        # The game says a monument may be built there: quarters read stand, named or not.
+        table.observer.candidates = building_on(tiles, block)
+        reading = table.read(built)
+        assert reading.ok and reading.changed == tuple(sorted(block)) and wrong(built, reading) == []
+        assert {reading.cells[c].monument for c in block} == {colours}
+
+
+def test_a_monument_is_named_only_among_those_that_may_stand_and_were_shown() -> None:
+    assert monuments.that_may_stand({"red"}, ()) == (("red", "blue"), ("red", "green"), ("red", "black"))
+    assert monuments.that_may_stand({"red"}, {("red", "blue")}) == (("red", "green"), ("red", "black"))
+    assert len(monuments.that_may_stand(set(), ())) == 6  # on bare land: the game decides
+    references = calibrated("classic", without=("green", "black")).references
+    assert references is not None
+    block = references.looks[[i for i, m in enumerate(references.monuments) if m == ("blue", "green")]]
+    assert monuments.name(block, monuments.that_may_stand({"green"}, ()), references) is None  # green/black unseen
+    assert monuments.name(block, monuments.that_may_stand({"blue"}, ()), references) == ("blue", "green")
 
 
 def test_something_left_on_the_rim_does_not_stop_the_reading_an_arm_over_it_does() -> None:

@@ -1,0 +1,61 @@
+"""Which monument a block of four squares shows, by its colours.
+
+A monument's quarters each show a part of a tall piece that leans outwards at the rim of the
+picture and may stand turned: their pictures fit the set-up's pictures of its quarters loosely, and
+often fit two monuments alike. Its colours do not care where they lie: the colours of the whole
+block, the light undone, are compared with each monument's at set-up (`name`), among the monuments
+that may stand there (on a kingdom's tiles of one colour, one of the three of that colour), in the
+colours in which those monuments differ.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Collection
+from typing import TYPE_CHECKING
+
+import cv2
+import numpy as np
+
+from vision.reading import COLOURS
+from vision.tuning import TUNING
+
+if TYPE_CHECKING:
+    from vision.references import References
+
+MONUMENTS = tuple((a, b) for i, a in enumerate(COLOURS) for b in COLOURS[i + 1 :])
+_BINS = 6  # per channel: coarse enough that a light a little off stays in the same bins
+
+
+def colours(pixels: np.ndarray) -> np.ndarray:
+    """How the pixels (any shape, ending in B, G, R under the calibration light) spread over the
+    colour cube: a histogram of _BINS³ shares that sum to 1."""
+    flat = np.clip(pixels.reshape(-1, 1, 3), 0, 255).astype(np.uint8)
+    counts = cv2.calcHist([flat], [0, 1, 2], None, [_BINS] * 3, [0, 256] * 3).ravel()
+    shares: np.ndarray = counts / max(float(counts.sum()), 1.0)
+    return shares
+
+
+def name(
+    block: np.ndarray, candidates: Collection[tuple[str, str]], references: References
+) -> tuple[str, str] | None:
+    """The monument among `candidates` whose colours at set-up the block's (`block`: its pixels,
+    the light undone) come clearly nearest, in the colours in which the candidates differ: the
+    next one's differ `TUNING.monument_apart` times as much. None when it is not clear, or when a
+    candidate was not shown at set-up (it could be the one)."""
+    known = references.monument_colours
+    if len(candidates) == 0 or any(m not in known for m in candidates):
+        return None
+    shown = np.array([known[m] for m in candidates])
+    # Only the colours in which the candidates differ count (one monument's top against another's),
+    # not those they share (their common colour, the board and tiles around, a shadow).
+    differ, _ = np.linalg.qr((shown[1:] - shown[0]).T)
+    apart = sorted((float(np.linalg.norm(differ.T @ (colours(block) - known[m]))), m) for m in candidates)
+    if len(apart) > 1 and apart[1][0] < TUNING.monument_apart * apart[0][0]:
+        return None
+    return apart[0][1]
+
+
+def that_may_stand(tiles: Collection[str], elsewhere: Collection[tuple[str, str]]) -> tuple[tuple[str, str], ...]:
+    """The monuments that may stand on a block that held tiles of the colours `tiles` (one colour:
+    a monument of that colour; else any), but for those standing `elsewhere`."""
+    return tuple(m for m in MONUMENTS if m not in elsewhere and (len(tiles) != 1 or set(tiles) <= set(m)))
