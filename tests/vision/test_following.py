@@ -458,6 +458,9 @@ def test_a_monument_is_named_only_among_those_that_may_stand_and_were_shown() ->
     block = references.looks[[i for i, m in enumerate(references.monuments) if m == ("blue", "green")]]
     assert monuments.name(block, monuments.that_may_stand({"green"}, ()), references) is None  # green/black unseen
     assert monuments.name(block, monuments.that_may_stand({"blue"}, ()), references) == ("blue", "green")
+    # The other two blue monuments standing elsewhere: the one left is the only one it can be.
+    others = {("red", "blue"), ("blue", "black")}
+    assert monuments.name(block, monuments.that_may_stand({"blue"}, others), references) == ("blue", "green")
 
 
 def test_something_left_on_the_rim_does_not_stop_the_reading_an_arm_over_it_does() -> None:
