@@ -438,8 +438,7 @@ class Observer:
         checked = _only_what_can_be(tuple(cells), self.calibration.board, self._building())
         unchanged = set(range(CELLS)) - set(changed)
         cells = [agreed.cells[c] if c in unchanged else checked[c] for c in range(CELLS)]
-        undone = np.maximum(top_down - glare, 0.0) / np.maximum(gain, 1e-3)
-        cells = _monuments_named(cells, changed, agreed.cells, undone, self.calibration.references)
+        cells = _monuments_named(cells, changed, agreed.cells, scene, self.calibration.references)
         # Unlike their agreed pictures: the squares flagged but those the agreed picture still fits
         # best (a neighbour's piece overhanging a corner, a shadow, a glare that moved) ...
         unlike = {c for c, verdict in zip(flagged, verdicts, strict=True) if not verdict.unchanged}
@@ -783,17 +782,18 @@ def _fourth_quarters(cells: tuple[CellReading, ...], building: frozenset[int] = 
 
 
 def _monuments_named(
-    cells: list[CellReading], changed: Sequence[int], agreed: Sequence[CellReading], undone: np.ndarray,
+    cells: list[CellReading], changed: Sequence[int], agreed: Sequence[CellReading], scene: decide.Scene,
     references: References,
 ) -> list[CellReading]:
     """A monument put down now whose quarters' pictures did not name it, named by the colours of
-    its block (`undone`: the picture with the light undone) among the monuments that may stand
-    there: of the colour of the tiles it stands on, and none standing elsewhere."""
-    blocks = _monument_blocks([cell.cls is CellClass.MONUMENT for cell in cells])
-    patches = rectify.cells(undone)
+    its block (the light now undone) among the monuments that may stand there: of the colour of
+    the tiles it stands on, and none standing elsewhere."""
+    blocks = [block for block in _monument_blocks([cell.cls is CellClass.MONUMENT for cell in cells])
+              if set(block) & set(changed) and any(cells[c].monument is None for c in block)]
+    if not blocks:
+        return cells
+    patches = rectify.cells(np.maximum(scene.now - scene.glare, 0.0) / np.maximum(scene.gain, 1e-3))
     for block in blocks:
-        if not set(block) & set(changed) or all(cells[c].monument is not None for c in block):
-            continue
         tiles = {colour for c in block if (colour := agreed[c].cls.colour) and agreed[c].cls.is_tile}
         elsewhere = {cell.monument for c, cell in enumerate(agreed) if cell.monument and c not in block}
         named = monuments.name(patches[list(block)], monuments.that_may_stand(tiles, elsewhere), references)
