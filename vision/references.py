@@ -85,9 +85,11 @@ class References:
     def monument_colours(self) -> dict[tuple[str, str], np.ndarray]:
         """How each monument shown at set-up spreads over the colour cube (`monuments.colours`),
         over all its examples."""
-        shown = {m for m in self.monuments if m is not None}
-        return {m: monuments.colours(self.looks[[i for i, n in enumerate(self.monuments) if n == m]])
-                for m in shown}
+        if CellClass.MONUMENT not in self.class_ranges:  # a set-up that showed no monument
+            return {}
+        names, codes = self.named(CellClass.MONUMENT, "monument")
+        start, _ = self.class_ranges[CellClass.MONUMENT]
+        return {name: monuments.colours(self.looks[start + np.flatnonzero(codes == i)]) for i, name in enumerate(names)}
 
     @functools.cached_property
     def coarse_looks_squared(self) -> np.ndarray:
