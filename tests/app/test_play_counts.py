@@ -10,22 +10,9 @@ import pytest
 from companion.app.controller import Controller
 from companion.rules import Game
 from companion.sim.demo import DemoError, Screens, Stats, answer, play, press
-from companion.sim.table import Table, reading_of
+from companion.sim.table import Blind, PerfectEyes, Table, reading_of
 from companion.tracker import Look, Takeback
 from vision.reading import BoardReading, CellClass, CellReading, ReadStatus
-
-
-class _Sight:
-    """What the controller briefs; nothing behind it."""
-
-    def __init__(self) -> None:
-        self.tall: frozenset[int] = frozenset()
-        self.excused: frozenset[int] = frozenset()
-        self.face_down: frozenset[int] | None = None
-        self.candidates: object = None
-
-    def agree(self, shown: object) -> None:
-        del shown
 
 
 class RefusingEyes:
@@ -34,7 +21,7 @@ class RefusingEyes:
     read_ms = 0.0
 
     def __init__(self) -> None:
-        self.observer = _Sight()
+        self.observer = Blind()
 
     def look(self, looks: Sequence[Look], *, hand: bool = True) -> BoardReading:
         return self.again()
@@ -97,6 +84,15 @@ def test_moves_that_needed_help_are_counted_by_what_the_players_were_asked() -> 
     assert stats.unaided + stats.corrected == stats.seen
     assert stats.silent == stats.stalled == 0
 
+
+
+def test_a_treasure_a_monument_hides_is_chosen_on_the_buttons_not_seen_taken() -> None:
+    """Seed 26: a trader's kingdom holds a treasure on a tile turned face down under a monument. Its
+    going cannot be seen; the players choose it on the buttons, and the game goes on as the truth's."""
+    table, controller = _game(26)
+    stats = Stats()
+    play(table, controller, PerfectEyes(), Screens(), stats)
+    assert table.over and stats.silent == 0 and table.agrees(controller.state)
 
 
 def test_the_players_say_whether_a_board_that_seems_to_go_back_did() -> None:
