@@ -13,9 +13,11 @@ controller follows, exactly as in `companion demo`. Two splits:
   a lamp switched on and off. Never tune a constant on this split.
 
 Printed per split: the moves made on the board the companion recognised without help, those that
-needed the players (by what it asked), the times its game differed from the truth without telling
-the players, still boards refused with no hand in view, games that stalled (every look at the board
-refused), and the time from a still board to the updated screen.
+needed the players (by what it asked; "order": only which of two moves made before the camera got
+a look came first, asked of a board read right, a question of the game and not of the camera), the
+same games seen by a camera that never errs, the times its game differed from the truth without
+telling the players, still boards refused with no hand in view, games that stalled (every look at
+the board refused), and the time from a still board to the updated screen.
 """
 
 from __future__ import annotations
@@ -36,7 +38,7 @@ from companion.app.controller import Controller
 from companion.rules import Game, final_scores
 from companion.sim.demo import DemoError, Screens, Stats, play, same_tally
 from companion.sim.eyes import CameraEyes
-from companion.sim.table import Table
+from companion.sim.table import PerfectEyes, Table
 from vision.sim import unseen
 
 TARGET_UNAIDED = 99.5  # % of the moves on the board (developed split; the issue asks ≥ 99 % unseen)
@@ -69,10 +71,11 @@ class Split:
     refused: Counter[str] = field(default_factory=Counter)
     frames: int = 0
     seconds: float = 0.0
+    perfect: Stats = field(default_factory=Stats)  # the same games seen by a camera that never errs
 
     def add(self, stats: Stats, eyes: CameraEyes) -> None:
         total = self.stats
-        for name in ("seen", "unaided", "corrected", "stalled", "silent"):
+        for name in ("seen", "unaided", "corrected", "order_only", "stalled", "silent"):
             setattr(total, name, getattr(total, name) + getattr(stats, name))
         for name in ("helped_by", "prompts", "unreadable", "misread"):
             getattr(total, name).update(getattr(stats, name))
@@ -96,6 +99,11 @@ class Split:
             "recognised_without_help_pct": round(100 * s.unaided / max(1, s.seen), 2),
             "needed_help": s.corrected,
             "needed_help_by_reason": dict(s.helped_by.most_common()),
+            "perfect_camera_without_help": self.perfect.unaided,
+            "perfect_camera_without_help_pct": round(100 * self.perfect.unaided / max(1, self.perfect.seen), 2),
+            "needed_only_the_order": s.order_only,
+            "recognised_without_help_or_asked_only_the_order_pct": round(
+                100 * (s.unaided + s.order_only) / max(1, s.seen), 2),
             "silent_disagreements": s.silent,
             "prompts": dict(s.prompts.most_common()),
             "still_boards_without_hand": self.still_boards,
@@ -135,10 +143,22 @@ def run(split: str, styles: Sequence[str], games: int, players: int, seed: int, 
             except DemoError as error:
                 outcome = str(error)
             result.add(stats, eyes)
+            perfect = _perfect(players, game_seed, board)
+            result.perfect.seen += perfect.seen
+            result.perfect.unaided += perfect.unaided
             result.games.append({"seed": game_seed, "looks": looks, "moves_on_board": stats.seen,
-                                 "recognised_without_help": stats.unaided, "outcome": outcome})
+                                 "recognised_without_help": stats.unaided, "outcome": outcome,
+                                 "perfect_camera": f"{perfect.unaided}/{perfect.seen}"})
     result.seconds = time.perf_counter() - start
     return {"split": split, "players": players, "frame_size": list(size), "board": board, **result.summary()}
+
+
+def _perfect(players: int, seed: int, board: str) -> Stats:
+    """The same game seen by a camera that never errs: what only the players can answer."""
+    stats = Stats()
+    play(Table.new(players, seed, board), Controller(Game.new(players, board=board, hidden_hands=True)),
+         PerfectEyes(), Screens(), stats)
+    return stats
 
 
 def _print(result: dict[str, Any]) -> None:
@@ -154,6 +174,11 @@ def _print(result: dict[str, Any]) -> None:
           f"({result['recognised_without_help_pct']} %{target})")
     print(f"needed a correction or a choice:     {result['needed_help']}   by what was asked: "
           f"{result['needed_help_by_reason'] or 'nothing'}")
+    print(f"  a camera that never errs, the same games: {result['perfect_camera_without_help']} "
+          f"({result['perfect_camera_without_help_pct']} %): the rest it asks is the game's own question")
+    print(f"  of which only \"which order?\", the board read right (the game's question, not the camera's): "
+          f"{result['needed_only_the_order']}; recognised without help but for those: "
+          f"{result['recognised_without_help_or_asked_only_the_order_pct']} %")
     print(f"silent disagreements with the truth: {result['silent_disagreements']} (target 0)")
     print(f"still boards with no hand in view:   {result['still_boards_without_hand']}, refused "
           f"{result['refused_without_hand']} ({result['refused_without_hand_pct']} %, target ≤ 1 %) "
@@ -165,7 +190,7 @@ def _print(result: dict[str, Any]) -> None:
     print(f"camera, squares read wrong with confidence: {result['readings_confident_misreads']}")
     for game in result["by_game"]:
         print(f"  seed {game['seed']}, {game['looks']}: {game['recognised_without_help']}/{game['moves_on_board']} "
-              f"without help; {game['outcome']}")
+              f"without help (a camera that never errs: {game['perfect_camera']}); {game['outcome']}")
 
 
 def main(argv: Sequence[str]) -> int:

@@ -29,6 +29,7 @@ from companion.ui.messages import TAKE_IT_BACK
 from companion.ui.model import Screen
 from vision.reading import BoardReading
 
+ORDER = "order"  # what was asked: only which of two moves made at once came first, of a board read right
 SHOW_SECONDS = 0.4  # how long each screen stays up in a window, so the game can be followed
 
 
@@ -55,6 +56,10 @@ class Stats:
     unaided: int = 0  # ... that the companion recognised without help
     corrected: int = 0  # ... that needed the players to correct a misread or choose
     helped_by: Counter[str] = field(default_factory=Counter)  # ... of those, by what the companion asked
+    # ... of those, moves whose one question was which of two actions seen in one look came first,
+    # asked of a board read right: the game's own question (the orders score differently), which
+    # no camera answers when a player makes both before it gets a look.
+    order_only: int = 0
     stalled: int = 0  # games stopped because the camera never got a reading of the board
     silent: int = 0  # times the companion's game differed from the truth without telling the players
     prompts: Counter[str] = field(default_factory=Counter)
@@ -63,10 +68,12 @@ class Stats:
     unreadable: Counter[str] = field(default_factory=Counter)  # squares read with low confidence, by truth
     misread: Counter[str] = field(default_factory=Counter)  # squares read wrong with confidence, truth → read
     refused: BoardReading | None = None  # the last look, when the camera refused to read it
+    read_right: bool = False  # the last look was read, every square as the board shows it
 
     def note(self, table: Table, reading: BoardReading) -> None:
         """What the camera got wrong in this reading, against the real board."""
         self.refused = None if reading.ok else reading
+        self.read_right = reading.ok
         if not reading.ok:
             return
         low = set(reading.low_confidence)
@@ -75,6 +82,9 @@ class Stats:
                 self.unreadable[real.cls.value] += 1
             elif not real.fits(seen):
                 self.misread[f"{real.cls.value} → {seen.cls.value}"] += 1
+            # A monument left unnamed fits any, but which one it is was the camera's to say.
+            named = real.monument is None or seen.monument is not None
+            self.read_right &= cell not in low and real.fits(seen) and named
 
 
 class Screens:
@@ -227,6 +237,7 @@ def play(table: Table, controller: Controller, eyes: Eyes, screens_: Screens, st
             elif asked:
                 stats.corrected += len(move.actions)
                 stats.helped_by.update({kind: len(move.actions) for kind in asked})
+                stats.order_only += len(move.actions) * (asked == {ORDER})
             else:
                 stats.unaided += len(move.actions)
         if stalled:
@@ -249,7 +260,7 @@ def _settle(table: Table, controller: Controller, eyes: Eyes, screens_: Screens,
         if controller.moment is not None:
             kind = type(controller.moment).__name__.lower()
             stats.prompts[kind] += 1
-            asked.add(kind)
+            asked.add(ORDER if _order_only(controller.moment, stats) else kind)
             if not answer(table, controller):
                 raise DemoError(f"the players cannot answer the {controller.screen().name!r} screen "
                                 f"({controller.moment})")
@@ -262,6 +273,13 @@ def _settle(table: Table, controller: Controller, eyes: Eyes, screens_: Screens,
             return frozenset(asked)
         screens_.show(controller.screen())
     raise DemoError("the companion never settled")
+
+
+def _order_only(moment: object, stats: Stats) -> bool:
+    """Whether the players are asked only which of two or more moves seen in one look came first,
+    of a board read right: the game's own question (a quick pair of actions is one player's, so
+    their leaders' dynasties decide nothing)."""
+    return isinstance(moment, Ambiguous) and stats.read_right and all(len(option) > 1 for option in moment.options)
 
 
 def same_tally(a: Sequence[PlayerScore], b: Sequence[PlayerScore]) -> bool:
@@ -340,8 +358,9 @@ def main(argv: Sequence[str]) -> int:
     screens_.show(controller.screen())
     print(f"{table.truth.state.game_over}. The companion's tally:")
     print("\n".join(tally_lines(seen)))
-    print(f"{stats.seen} moves on the board, {stats.unaided} recognised without help, {stats.corrected} with help; "
-          f"{eyes.frames} camera frames in {time.perf_counter() - start:.0f} s")
+    order = f" ({stats.order_only} of them only which came first of two made at once)" if stats.order_only else ""
+    print(f"{stats.seen} moves on the board, {stats.unaided} recognised without help, {stats.corrected} with help"
+          f"{order}; {eyes.frames} camera frames in {time.perf_counter() - start:.0f} s")
     if shots is not None:
         print(f"Screenshots of {len(screens_.saved)} screens in {shots.resolve()}")
     if not same_tally(truth, seen):

@@ -86,6 +86,42 @@ def test_moves_that_needed_help_are_counted_by_what_the_players_were_asked() -> 
 
 
 
+def test_a_camera_that_never_errs_is_asked_only_the_order_of_two_moves_made_at_once() -> None:
+    """Seed 22's players three times make both their actions before the camera gets a look, and
+    the two orders score differently: the game's own question, counted apart from the camera's."""
+    table, controller = _game(22)
+    stats = Stats()
+    play(table, controller, PerfectEyes(), Screens(), stats)
+    assert table.over and stats.silent == stats.stalled == 0
+    assert stats.prompts == {"ambiguous": 3}
+    assert stats.corrected == stats.order_only == 6 and stats.helped_by == {"order": 6}
+    assert stats.unaided + stats.corrected == stats.seen
+
+
+def test_a_question_asked_of_a_misread_board_is_the_cameras_not_only_the_order() -> None:
+    table, controller = _game(22)
+    stats = Stats()
+    eyes = MisreadingEyes()
+    eyes.board = list(table.board)
+    play(table, controller, eyes, Screens(), stats)
+    assert stats.order_only == 6 and stats.corrected > stats.order_only  # the misread move asked more
+
+
+class MonumentBlindEyes(PerfectEyes):
+    """A camera that reads every square right but never names a monument."""
+
+    def again(self) -> BoardReading:
+        reading = super().again()
+        return replace(reading, cells=tuple(replace(cell, monument=None) for cell in reading.cells))
+
+
+def test_which_monument_is_the_cameras_question_even_with_every_square_read_right() -> None:
+    table, controller = _game(41)
+    stats = Stats()
+    play(table, controller, MonumentBlindEyes(), Screens(), stats)
+    assert stats.helped_by["ambiguous"] >= 1 and stats.order_only == 0
+
+
 def test_a_treasure_a_monument_hides_is_chosen_on_the_buttons_not_seen_taken() -> None:
     """Seed 26: a trader's kingdom holds a treasure on a tile turned face down under a monument. Its
     going cannot be seen; the players choose it on the buttons, and the game goes on as the truth's."""
