@@ -142,6 +142,7 @@ def gallery() -> tuple[Screen, ...]:
         messages.take_back(committed.state, shown),
         messages.way_back(wizard.setup(draft, differ=(10, 37, 70))),
         messages.ambiguous(game.state, two_ways(game), (0, 1)),
+        messages.ambiguous(game.state, two_orders(game), (0, 1)),
         screens.turn(view(mid, camera=Trouble(CameraTrouble.COVERED, "Something lies over the board's left edge: "
                                               "a hand, a cup, a deep shadow?"))),
     ]
@@ -153,6 +154,13 @@ def two_ways(game: Game) -> tuple[messages.Foreseen, ...]:
     tiles = [a for a in game.legal_actions() if isinstance(a, PlaceTile)]
     other = next(a for a in tiles if a.colour is not tiles[0].colour)
     return tuple(messages.Foreseen.trying(game.config, game.state, (action,)) for action in (tiles[0], other))
+
+
+def two_orders(game: Game) -> tuple[messages.Foreseen, ...]:
+    """Two tiles put down before the camera got a look, as the two orders they may have come in."""
+    tiles = [a for a in game.legal_actions() if isinstance(a, PlaceTile)]
+    first, second = tiles[0], next(a for a in tiles if a.colour is not tiles[0].colour and a.cell != tiles[0].cell)
+    return tuple(messages.Foreseen.trying(game.config, game.state, pair) for pair in ((first, second), (second, first)))
 
 
 def file_name(screen: Screen, index: int, size: tuple[int, int]) -> str:

@@ -249,6 +249,9 @@ def ambiguous(state: GameState, options: Sequence[Foreseen], cells: Sequence[int
     which happened."""
     lines = ["The board can be read more than one way: which is right?",
              *(f"{option.words}: {option.outcome}." for option in options)]
+    if all(len(option.deeds) > 1 for option in options):
+        # Both moves were made before the camera got a look: the players can spare themselves this.
+        lines.append("Lift your hand between your two actions and the camera sees which came first.")
     buttons = tuple(Button(option.words, UiCommand.choose("explain", i)) for i, option in enumerate(options))
     return _on_board(state, message("What happened?", *lines, buttons=buttons, tone=Tone.PROMPT,
                                     name="ambiguous", ui=ui), MarkKind.DIFFERS, cells)

@@ -13,6 +13,7 @@ from companion.commands import UNDO, Key, UiCommand, Verb
 from companion.rules import BLACK, GREEN, RED, Action, Event, Game, PendingKind, parse_cell, position
 from companion.sim.table import reading_of
 from companion.tracker import Look, Unclear, expected_cells
+from companion.ui import gallery, messages
 from companion.ui.advice import ADVICE, CameraTrouble
 from companion.ui.model import MarkKind, Tone
 from companion.ui.screens import TURN_PROMPT
@@ -146,6 +147,15 @@ def test_an_unreadable_square_stays_corrected_while_the_camera_cannot_read_it() 
     assert controller.moment is None and len(controller.game.actions) == 1
 
 
+SPARE_THE_ORDER = "Lift your hand between your two actions and the camera sees which came first."
+
+
+def test_only_a_question_of_order_says_how_to_spare_it() -> None:
+    game = kingdoms()
+    assert SPARE_THE_ORDER not in messages.ambiguous(game.state, gallery.two_ways(game), (0, 1)).lines
+    assert SPARE_THE_ORDER in messages.ambiguous(game.state, gallery.two_orders(game), (0, 1)).lines
+
+
 def test_an_ambiguous_board_asks_which_happened() -> None:
     controller = Controller(kingdoms())
     controller.on_reading(board_after("tile black C5", "tile black D5"))
@@ -156,6 +166,8 @@ def test_an_ambiguous_board_asks_which_happened() -> None:
             "Player 2's turn.") in screen.lines
     assert ("A black settlement on D5, then a black settlement on C5: Player 1 scores 1 black point; "
             "Player 2's turn.") in screen.lines
+    # Both were put down before the camera got a look: the players learn how to spare the question.
+    assert SPARE_THE_ORDER in screen.lines
     choice = next(b.command for b in screen.buttons
                   if b.label == "A black settlement on C5, then a black settlement on D5")
     controller.handle(choice)
