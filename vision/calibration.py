@@ -21,7 +21,7 @@ from typing import Any
 import cv2
 import numpy as np
 
-from vision import aruco, files, gate, geometry, leaders, light, picture, rectify
+from vision import aruco, files, gate, geometry, leaders, light, monuments, picture, rectify
 from vision.reading import CELLS, COLOURS, COLUMNS, ROWS, CellClass, block_cells
 from vision.references import Known, Piece, References, learn
 
@@ -595,7 +595,7 @@ def pieces_layout(board: str = "standard") -> dict[int, Piece]:
     rivers, temples = geometry.river_cells(board), geometry.start_temple_cells(board)
     land = [c for c in range(CELLS) if c not in rivers and c not in temples]
     layout: dict[int, Piece] = {c: Piece(CellClass.EMPTY_LAND) for c in sorted(temples)}
-    pairs = [(a, b) for i, a in enumerate(COLOURS) for b in COLOURS[i + 1 :]]
+    pairs = monuments.MONUMENTS
     for cell in land:
         block = block_cells(cell)
         if len(layout) == len(temples) + 4 * len(pairs):
