@@ -151,16 +151,19 @@ def gallery() -> tuple[Screen, ...]:
 
 def two_ways(game: Game) -> tuple[messages.Foreseen, ...]:
     """Two tiles of different colours the position allows, as two ways to read one change."""
-    tiles = [a for a in game.legal_actions() if isinstance(a, PlaceTile)]
-    other = next(a for a in tiles if a.colour is not tiles[0].colour)
-    return tuple(messages.Foreseen.trying(game.config, game.state, (action,)) for action in (tiles[0], other))
+    return tuple(messages.Foreseen.trying(game.config, game.state, (action,)) for action in _two_tiles(game))
 
 
 def two_orders(game: Game) -> tuple[messages.Foreseen, ...]:
     """Two tiles put down before the camera got a look, as the two orders they may have come in."""
-    tiles = [a for a in game.legal_actions() if isinstance(a, PlaceTile)]
-    first, second = tiles[0], next(a for a in tiles if a.colour is not tiles[0].colour and a.cell != tiles[0].cell)
+    first, second = _two_tiles(game)
     return tuple(messages.Foreseen.trying(game.config, game.state, pair) for pair in ((first, second), (second, first)))
+
+
+def _two_tiles(game: Game) -> tuple[PlaceTile, PlaceTile]:
+    """Two tiles of different colours, on different squares, that the position allows."""
+    tiles = [a for a in game.legal_actions() if isinstance(a, PlaceTile)]
+    return tiles[0], next(a for a in tiles if a.colour is not tiles[0].colour and a.cell != tiles[0].cell)
 
 
 def file_name(screen: Screen, index: int, size: tuple[int, int]) -> str:

@@ -31,18 +31,17 @@ class RefusingEyes:
                             message="Something lies over the board's left edge: a hand, a cup, a deep shadow?")
 
 
-class MisreadingEyes(RefusingEyes):
+class MisreadingEyes(PerfectEyes):
     """A camera that reads every board perfectly, except on the first move: there it also sees,
     with confidence, a red leader standing in the river (no rule explains that)."""
 
     def __init__(self) -> None:
         super().__init__()
-        self.board: list[Look] = []
         self.wrong = True
 
     def look(self, looks: Sequence[Look], *, hand: bool = True) -> BoardReading:
-        before, self.board = self.board, list(looks)
-        reading = reading_of(looks)
+        before = self.board
+        reading = super().look(looks, hand=hand)
         changed = [c for c, (a, b) in enumerate(zip(before, looks, strict=False)) if a != b]
         if self.wrong and changed:
             self.wrong = False
@@ -51,9 +50,6 @@ class MisreadingEyes(RefusingEyes):
             cells[river] = CellReading(CellClass.LEADER_RED, 1.0)
             reading = replace(reading, cells=tuple(cells))
         return reading
-
-    def again(self) -> BoardReading:
-        return reading_of(self.board)
 
 
 def _game(seed: int = 1) -> tuple[Table, Controller]:
