@@ -406,9 +406,11 @@ class Observer:
         # the reflection's change could not be measured (see `_light_now`).
         gain, glare = self._light_now(top_down, seen, flagged, shot.shorter and washed_then != washed)
         scene = decide.Scene(top_down, agreed.seen.picture, seen.gain, seen.glare, gain, glare)
+        # Where a glare burnt the square out in both pictures nothing shows a change (see below).
+        blind = {int(c) for c in np.flatnonzero(scene.blind | (burnt >= TUNING.dazzled))}
         verdicts = decide.decide(
-            scene, flagged, agreed.cells, self._allowed(), self.calibration.references, self._pictures(),
-            self.min_confidence,
+            scene, flagged, agreed.cells, _in_blocks(self._allowed(), set(flagged) | blind),
+            self.calibration.references, self._pictures(), self.min_confidence,
         )
         # Squares a glare burnt out, now or in the agreed picture (a lamp switched on or off): doubt
         # there tells nothing of an arm (a lamp throws its reflection over the squares at the
@@ -462,7 +464,6 @@ class Observer:
         # burnt out part of one a pale piece may not show: a shorter exposure may show one;
         # failing that the square holds what was agreed (a piece put down there unseen leaves
         # the move unexplained, and the players are asked).
-        blind = {int(c) for c in np.flatnonzero(scene.blind | (burnt >= TUNING.dazzled))}
         if darker is not None and (dazzled & set(unsure) or blind - set(changed)):
             again = list(self._darker_look(darker, tuple(cells), tuple(sorted(set(unsure) | blind)), now))
             # Where the glare left most of a square and the first look read it, what the shorter
@@ -738,6 +739,26 @@ def _block(top: int) -> tuple[int, int, int, int] | None:
 
 
 _QUADS = tuple(frozenset(block) for top in range(CELLS) if (block := _block(top)))
+
+
+_IN_BLOCKS = frozenset({CellClass.MONUMENT, CellClass.FACE_DOWN})
+
+
+def _in_blocks(
+    allowed: Sequence[Collection[CellClass] | None], changing: set[int]
+) -> Sequence[Collection[CellClass] | None]:
+    """What may stand on each square, but no new monument or face-down tile where no 2×2 block
+    holds the square whose four squares may have changed (`changing`) and may each hold one: a
+    monument covers a block, and the four tiles beneath turn face down together. (No picture of
+    a face-down tile is ever shown, so it would otherwise count as a rival to whatever such a
+    square shows: bare land in the shadow of a leader beside it.)"""
+    def building(c: int) -> bool:
+        told = allowed[c]
+        return told is None or bool(_IN_BLOCKS & set(told))
+
+    blocks = {c for quad in _QUADS if quad <= changing and all(map(building, quad)) for c in quad}
+    return [told if told is None or c in blocks or not _IN_BLOCKS & set(told) else frozenset(told) - _IN_BLOCKS
+            for c, told in enumerate(allowed)]
 
 
 def _monument_blocks(monument: list[bool]) -> list[tuple[int, int, int, int]]:

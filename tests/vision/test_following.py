@@ -596,3 +596,35 @@ def test_a_piece_never_shown_is_not_guessed_and_is_learnt_once_the_players_name_
                                land[70]: CellTruth(CellClass.LEADER_BLUE, dynasty="bull")})
     reading = table.read(second)
     assert reading.ok and reading.changed == (land[40], land[70]) and wrong(second, reading) == []
+
+
+@pytest.mark.parametrize(("seed", "darkness"), [(3, 0.36), (16, 0.4)])
+def test_bare_land_a_leader_leaves_in_a_shadow_is_read_not_doubted_as_a_face_down_tile(
+    seed: int, darkness: float
+) -> None:
+    """A war takes a leader away, and a shadow that fell on the figure now falls on the bare land.
+    No set-up shows a face-down tile, so where the game allows one (a monument may be built
+    there) it counts as a rival fitting as badly as a known picture may: the shaded land, fitting
+    its printed pattern a little worse than in full light, came out unsure, or near the edge as
+    an arm. But tiles turn face down four at once, under a monument, and the squares around
+    did not change: the square is read as the bare land it is."""
+    table = Table("classic")
+    scene = busy(seed)
+    leader = next(c for c, t in enumerate(scene.cells) if t.cls in LEADERS
+                  and 0 < c % COLUMNS < COLUMNS - 1 and COLUMNS <= c < CELLS - COLUMNS)
+    table.agreed(scene)
+    after = scene.with_cells({leader: CellTruth(CellClass.EMPTY_LAND)})
+    on_land = frozenset(CellClass) - {CellClass.UNKNOWN, CellClass.EMPTY_RIVER, CellClass.TILE_BLUE,
+                                      CellClass.TREASURE}
+    assert {CellClass.FACE_DOWN, CellClass.MONUMENT} <= on_land
+    table.observer.candidates = tuple(on_land if c == leader else frozenset({t.cls}) for c, t in enumerate(scene.cells))
+    row, col = divmod(leader, COLUMNS)
+    x, y = table.at(col + 0.35, row + 0.35)
+    side = float(np.linalg.norm(table.at(col + 1, row) - table.at(col, row)))
+    frame = table.frame(after)
+    shade = np.zeros(frame.shape[:2], np.float32)
+    cv2.ellipse(shade, (int(x), int(y)), (int(0.45 * side), int(0.3 * side)), 30, 0, 360, 1.0, -1)
+    shade = cv2.GaussianBlur(shade, (0, 0), side / 8)[..., None]
+    reading = table.observer.read((frame * (1 - darkness * shade)).astype(np.uint8))
+    assert reading.ok, reading.message
+    assert reading.changed == (leader,) and reading.cells[leader].cls is CellClass.EMPTY_LAND
