@@ -318,6 +318,20 @@ def test_a_piece_put_down_whose_side_reaches_over_the_square_beside_it_changes_o
     assert reading.ok and wrong(moved, reading) == [] and reading.low_confidence == ()
 
 
+def test_beside_a_new_piece_the_pixels_away_from_it_name_the_class_as_surely_as_all_pixels_do() -> None:
+    """The pixels away from the side a new piece beside reaches over name the class; where every
+    pixel names the same class more surely, that confidence stands (the side left out may have
+    been the piece's own: a frame's colour). Whether the agreed picture still fits best is every
+    pixel's judgement, and only when the pixels away name the agreed class too."""
+    tile, leader, land = CellClass.TILE_RED, CellClass.LEADER_RED, CellClass.EMPTY_LAND
+    assert decide._away(decide._Ranked(tile, 0.8), decide._Ranked(tile, 0.4), land) == decide._Ranked(tile, 0.8)
+    assert decide._away(decide._Ranked(tile, 0.3), decide._Ranked(tile, 0.6), land) == decide._Ranked(tile, 0.6)
+    assert decide._away(decide._Ranked(leader, 0.9), decide._Ranked(tile, 0.4), land) == decide._Ranked(tile, 0.4)
+    assert decide._away(decide._Ranked(land, 0.9, True), decide._Ranked(land, 0.5), land).unchanged
+    assert not decide._away(decide._Ranked(land, 0.9, True), decide._Ranked(tile, 0.5), land).unchanged
+    assert not decide._away(decide._Ranked(land, 0.9, False), decide._Ranked(land, 0.5), land).unchanged
+
+
 def test_pixels_left_out_of_a_fit_do_not_count_the_others_do() -> None:
     """A square's side a neighbour's piece reaches over is left out of the pixel fit (`kept`):
     what lies there does not count, nor does it skew the light fitted on the rest."""
