@@ -293,9 +293,11 @@ def _verdict(by_rings: _Ranked, pixels: _Ranked, blind: bool, min_confidence: fl
         # is bare, whatever the rings, which cannot see the pattern, lean to.
         by_rings = _Ranked(CellClass.UNKNOWN, 0.0)
     sure = by_rings.confidence >= min_confidence and pixels.confidence >= min_confidence
-    # A leader's colour: the rings see it all round a figure however it is turned, and along a
-    # disc's thin rim, which is a pixel wide in the pixels' small picture.
-    colour = by_rings.cls.is_leader and pixels.cls.is_leader and by_rings.confidence >= _SURELY
+    # A leader's or a tile's colour: the rings see it all round a figure or a tile however it is
+    # turned, and along a disc's thin rim, which is a pixel wide in the pixels' small picture
+    # (where the quarter-turned pictures of a tile turned halfway fit no colour well).
+    alike = (by_rings.cls.is_leader and pixels.cls.is_leader) or (by_rings.cls.is_tile and pixels.cls.is_tile)
+    colour = alike and by_rings.confidence >= _SURELY
     if sure and by_rings.cls is not pixels.cls and not colour:  # each sure of another class: neither is
         return Verdict(CellReading(CellClass.UNKNOWN, 0.0), False, blind)
     if by_rings.confidence >= _SURELY:

@@ -364,11 +364,12 @@ def test_a_square_whose_own_printed_pattern_fits_surely_is_bare_whatever_the_rin
     assert read(leaning, decide._Ranked(CellClass.TILE_RED, 1.0)) is CellClass.UNKNOWN
 
 
-def test_a_leaders_colour_is_the_rings_when_they_are_sure_of_it_with_much_to_spare() -> None:
+def test_a_leaders_or_a_tiles_colour_is_the_rings_when_they_are_sure_of_it_with_much_to_spare() -> None:
     """A disc whose colour shows only in its thin rim: the pixels' small picture (a pixel of rim)
     may come nearer another colour's leader, while the rings, which see the rim all round, are
-    sure. Between two leaders the rings sure with much to spare name the colour; sure with less,
-    or against another kind of piece, neither measure does."""
+    sure. So with a tile turned halfway, which no quarter-turned picture fits. Between two
+    leaders, or two tiles, the rings sure with much to spare name the colour; sure with less, or
+    against another kind of piece, neither measure does."""
     def read(rings: decide._Ranked, pixels: decide._Ranked) -> CellClass:
         return decide._verdict(rings, pixels, False, 0.5).reading.cls
 
@@ -377,6 +378,10 @@ def test_a_leaders_colour_is_the_rings_when_they_are_sure_of_it_with_much_to_spa
     assert read(decide._Ranked(green, 0.8), decide._Ranked(red, 0.6)) is CellClass.UNKNOWN
     assert read(decide._Ranked(green, 0.95), decide._Ranked(CellClass.TILE_RED, 0.6)) is CellClass.UNKNOWN
     assert read(decide._Ranked(CellClass.TILE_GREEN, 0.95), decide._Ranked(red, 0.6)) is CellClass.UNKNOWN
+    red_tile, black_tile = CellClass.TILE_RED, CellClass.TILE_BLACK
+    assert read(decide._Ranked(red_tile, 0.95), decide._Ranked(black_tile, 0.7)) is red_tile
+    assert read(decide._Ranked(red_tile, 0.8), decide._Ranked(black_tile, 0.7)) is CellClass.UNKNOWN
+    assert read(decide._Ranked(red_tile, 0.95), decide._Ranked(CellClass.UNIFICATION, 0.7)) is CellClass.UNKNOWN
 
 
 def test_a_square_a_glare_dazzles_at_every_exposure_holds_what_the_players_named() -> None:
