@@ -6,10 +6,10 @@ may stand there now (`Observer.candidates`): the agreed picture of the square it
 changed after all: a glare moved, a shadow fell), its own bare board as the set-up picture showed
 it, the pieces shown at calibration, and the pieces this table showed at earlier agreements
 (`vision.memory`). Each picture may take a little more or less light and some glare, as the
-second look of an absolute read allows (`second_look.fit_loss`); a square with one changed square
-beside it is named without its side facing that square (a piece put down there, its side or its
-shadow, reaches over that side), but whether its agreed picture still fits best is judged on every
-pixel (the edge of a hand held still). The class whose picture fits best
+second look of an absolute read allows (`second_look.fit_loss`); a square beside a piece put down
+is named without its side facing that piece (its side or its shadow reaches over that side: see
+`_facing`), but whether its agreed picture still fits best is judged on every pixel (the edge of a
+hand held still). The class whose picture fits best
 is taken when the next class fits clearly worse; a class the rules allow but of which no picture
 was ever seen counts as fitting as badly as a picture may and still be known. A class the rules
 exclude is never named.
@@ -161,8 +161,8 @@ def decide(
     blind = scene.blind[index]
     codes = examples.codes
     changed = set(squares)
-    verdicts = []
-    for k, cell in enumerate(squares):
+
+    def judge(k: int, cell: int, put: Collection[int]) -> Verdict:
         setup, was, told = references.setup[cell], agreed[cell].cls, allowed[cell]
         permitted = set(CODES) - {CellClass.UNKNOWN} if told is None else {*told, was} - {CellClass.UNKNOWN}
         # A temple's square was never seen bare at set-up: there other squares' bare land counts.
@@ -190,7 +190,7 @@ def decide(
         picked = np.concatenate([labels[fitted], extra_codes]).astype(np.intp)
         loss = fit_loss(looks, target[k], exact[k])
         pixels = _ranked(loss, picked, was, unseen, _pixel_confidence, _T.unseen_pixels)
-        kept = _away_from(cell, changed)
+        kept = _away_from(cell, changed, put)
         if kept is not None:
             loss = fit_loss(looks, target[k], exact[k], kept)
             pixels = _away(pixels, _ranked(loss, picked, was, unseen, _pixel_confidence, _T.unseen_pixels), was)
@@ -206,7 +206,15 @@ def decide(
             light = gain[k][leaders.FIGURE, leaders.FIGURE].reshape(-1, 3).mean(axis=0)
             if not leaders.colour_agrees(cls, middle, 1.0, light, references):
                 verdict = Verdict(CellReading(CellClass.UNKNOWN, 0.0), False, verdict.dazzled)
-        verdicts.append(verdict)
+        return verdict
+
+    verdicts = [judge(k, cell, ()) for k, cell in enumerate(squares)]
+    # Pieces put down surely: beside them a square is named without the sides facing them, where
+    # other changed squares beside it (the shadow of the same piece) made every pixel count.
+    put = {cell for cell, verdict in zip(squares, verdicts, strict=True) if _new_piece(verdict, agreed[cell].cls)}
+    for k, cell in enumerate(squares):
+        if put and cell not in put and _facing(cell, changed, put) != _facing(cell, changed):
+            verdicts[k] = judge(k, cell, put)
     return verdicts
 
 
@@ -222,18 +230,39 @@ _BARE = _OWN_LOOK - {CellClass.TREASURE}
 _SIDES = sides()
 
 
-def _away_from(cell: int, changed: Collection[int]) -> np.ndarray | None:
-    """The pixels of a square but those along its one side that faces a changed square: a piece
-    put down beside it, its side or its shadow, reaches over that side. None (all pixels) when no
-    side or several do: among changed squares on several sides (a hand over the board) all count.
-    (Leaving out two sides as well read one more hand held still of 40 on the developed split.)"""
+def _facing(cell: int, changed: Collection[int], put: Collection[int] = ()) -> tuple[int, ...]:
+    """The sides of a square (0 top, 1 right, 2 bottom, 3 left) that a piece put down beside it
+    reaches over: its one side facing a changed square; or, with changed squares on several
+    sides, those of them facing one or two squares where a piece was surely put down (`put`: its
+    shadow or a war's gap changes the squares around it too). None where a piece put down is on
+    no side, or on three or four: among changed squares all round, a hand's, every pixel counts."""
     row, column = divmod(cell, COLUMNS)
-    facing = [row > 0 and cell - COLUMNS in changed, column < COLUMNS - 1 and cell + 1 in changed,
-              row < ROWS - 1 and cell + COLUMNS in changed, column > 0 and cell - 1 in changed]
-    if sum(facing) != 1:
+    beside = [cell - COLUMNS if row > 0 else -1, cell + 1 if column < COLUMNS - 1 else -1,
+              cell + COLUMNS if row < ROWS - 1 else -1, cell - 1 if column > 0 else -1]
+    facing = tuple(side for side, other in enumerate(beside) if other in changed)
+    if len(facing) == 1:
+        return facing
+    pieces = tuple(side for side in facing if beside[side] in put)
+    return pieces if 1 <= len(pieces) <= 2 else ()
+
+
+def _away_from(cell: int, changed: Collection[int], put: Collection[int] = ()) -> np.ndarray | None:
+    """The pixels of a square but those along the sides a piece put down beside it, its side or
+    its shadow, reaches over (`_facing`); None (all pixels) where there are none."""
+    facing = _facing(cell, changed, put)
+    if not facing:
         return None
-    kept: np.ndarray = np.logical_not(_SIDES[facing.index(True)])
+    kept: np.ndarray = np.logical_not(_SIDES[list(facing)].any(axis=0))
     return kept
+
+
+def _new_piece(verdict: Verdict, was: CellClass) -> bool:
+    """Whether a verdict names a piece put down surely (not bare board, not what was agreed).
+    Not a monument: its quarters are each other's neighbours, and one named without the sides
+    facing the others was left unsure (a developed game's monument, asked about)."""
+    reading = verdict.reading
+    return (not verdict.unchanged and reading.cls is not was and reading.confidence >= _SURELY
+            and reading.cls not in (*_BARE, CellClass.UNKNOWN, CellClass.MONUMENT))
 
 
 def _away(every: _Ranked, away: _Ranked, was: CellClass) -> _Ranked:

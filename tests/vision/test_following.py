@@ -332,6 +332,47 @@ def test_beside_a_new_piece_the_pixels_away_from_it_name_the_class_as_surely_as_
     assert not decide._away(decide._Ranked(land, 0.9, False), decide._Ranked(land, 0.5), land).unchanged
 
 
+def test_a_square_beside_a_piece_put_down_and_a_shadow_is_named_without_the_pieces_side(style: str) -> None:
+    """A tile put down, its dark side reaching over the bare square beside it, while a shadow
+    falls on the square below that one: with changed squares on two sides every pixel counted and
+    the bare square came out unsure. The tile is read surely, so only the side facing it is left
+    out: the square is still bare (the shadowed square itself may be asked about)."""
+    table = Table(style)
+    scene = busy(5)
+    table.agreed(scene)
+    land = set(free_land(scene))
+    square = next(c for c in sorted(land)[10:] if {c + 1, c + COLUMNS} <= land and c % COLUMNS < COLUMNS - 2)
+    moved = scene.with_cells({square + 1: CellTruth(CellClass.TILE_BLACK)})
+    frame = table.frame(moved)
+    row, col = divmod(square, COLUMNS)
+    (x0, y0), (x1, y1) = np.sort(np.array([table.at(col + 0.8, row + 0.1), table.at(col + 1, row + 0.9)]).astype(int),
+                                 axis=0)
+    frame[y0:y1, x0:x1] = 40
+    x, y = table.at(col + 0.5, row + 1.6)
+    side = float(np.linalg.norm(table.at(col + 1, row) - table.at(col, row)))
+    shade = np.zeros(frame.shape[:2], np.float32)
+    cv2.ellipse(shade, (int(x), int(y)), (int(0.35 * side), int(0.25 * side)), 0, 0, 360, 1.0, -1)
+    shade = cv2.GaussianBlur(shade, (0, 0), side / 12)[..., None]
+    reading = table.observer.read((frame * (1 - 0.5 * shade)).astype(np.uint8))
+    assert reading.ok, reading.message
+    assert reading.cells[square + 1].cls is CellClass.TILE_BLACK
+    assert reading.cells[square].cls is CellClass.EMPTY_LAND and square not in reading.changed
+    assert set(reading.changed) <= {square + 1, square + COLUMNS}
+
+
+def test_the_sides_left_out_face_one_changed_square_or_pieces_put_down_surely() -> None:
+    """Sides 0-3: top, right, bottom, left. One changed square beside: its side. Several: the
+    sides facing one or two pieces put down surely. A hand's squares all round: none."""
+    cell = 3 * COLUMNS + 5
+    above, right, below, left = cell - COLUMNS, cell + 1, cell + COLUMNS, cell - 1
+    assert decide._facing(cell, {right}) == (1,)
+    assert decide._facing(cell, {right, below}) == ()
+    assert decide._facing(cell, {right, below}, put={right}) == (1,)
+    assert decide._facing(cell, {right, below, above}, put={right, above}) == (0, 1)
+    assert decide._facing(cell, {above, right, below, left}, put={above, right, below}) == ()
+    assert decide._facing(0, {1, COLUMNS}, put={1, COLUMNS}) == (1, 2)  # a corner square
+
+
 def test_pixels_left_out_of_a_fit_do_not_count_the_others_do() -> None:
     """A square's side a neighbour's piece reaches over is left out of the pixel fit (`kept`):
     what lies there does not count, nor does it skew the light fitted on the rest."""
