@@ -234,8 +234,9 @@ def _facing(cell: int, changed: Collection[int], put: Collection[int] = ()) -> t
     """The sides of a square (0 top, 1 right, 2 bottom, 3 left) that a piece put down beside it
     reaches over: its one side facing a changed square; or, with changed squares on several
     sides, those of them facing one or two squares where a piece was surely put down (`put`: its
-    shadow or a war's gap changes the squares around it too). None where a piece put down is on
-    no side, or on three or four: among changed squares all round, a hand's, every pixel counts."""
+    shadow or a war's gap changes the squares around it too). None (empty) where a piece put down
+    is on no side, or on three or four: among changed squares all round, a hand's, every pixel
+    counts."""
     row, column = divmod(cell, COLUMNS)
     beside = [cell - COLUMNS if row > 0 else -1, cell + 1 if column < COLUMNS - 1 else -1,
               cell + COLUMNS if row < ROWS - 1 else -1, cell - 1 if column > 0 else -1]
