@@ -85,6 +85,16 @@ class Table:
         return self.observer.read(self.frame(scene, conditions))
 
 
+def shadowed(frame: np.ndarray, centre: tuple[float, float], axes: tuple[float, float], angle: float,
+             blur: float, darkness: float) -> np.ndarray:
+    """The frame with a soft shadow over it: an ellipse (centre and half-axes in pixels, turned by
+    `angle` degrees), its edge blurred by `blur` pixels, taking away `darkness` of the light."""
+    shade = np.zeros(frame.shape[:2], np.float32)
+    cv2.ellipse(shade, (int(centre[0]), int(centre[1])), (int(axes[0]), int(axes[1])), angle, 0, 360, 1.0, -1)
+    shade = cv2.GaussianBlur(shade, (0, 0), blur)[..., None]
+    return (frame * (1 - darkness * shade)).astype(np.uint8)
+
+
 def wrong(scene: Scene, reading: BoardReading) -> list[tuple[int, str, str]]:
     return [(c, t.cls.value, r.cls.value) for c, (t, r) in enumerate(zip(scene.cells, reading.cells, strict=True))
             if r.cls is not t.cls]
@@ -350,10 +360,7 @@ def test_a_square_beside_a_piece_put_down_and_a_shadow_is_named_without_the_piec
     frame[y0:y1, x0:x1] = 40
     x, y = table.at(col + 0.5, row + 1.6)
     side = float(np.linalg.norm(table.at(col + 1, row) - table.at(col, row)))
-    shade = np.zeros(frame.shape[:2], np.float32)
-    cv2.ellipse(shade, (int(x), int(y)), (int(0.35 * side), int(0.25 * side)), 0, 0, 360, 1.0, -1)
-    shade = cv2.GaussianBlur(shade, (0, 0), side / 12)[..., None]
-    reading = table.observer.read((frame * (1 - 0.5 * shade)).astype(np.uint8))
+    reading = table.observer.read(shadowed(frame, (x, y), (0.35 * side, 0.25 * side), 0, side / 12, 0.5))
     assert reading.ok, reading.message
     assert reading.cells[square + 1].cls is CellClass.TILE_BLACK
     assert reading.cells[square].cls is CellClass.EMPTY_LAND and square not in reading.changed
@@ -592,10 +599,7 @@ def test_a_figure_put_down_beside_the_edge_shading_the_square_there_is_no_arm() 
     x, y = table.at(edge % COLUMNS + 0.5, 0.6)
     side = float(np.linalg.norm(table.at(edge % COLUMNS + 1, 0.6) - table.at(edge % COLUMNS, 0.6)))
     frame = table.frame(moved)
-    shade = np.zeros(frame.shape[:2], np.float32)
-    cv2.ellipse(shade, (int(x), int(y)), (int(0.35 * side), int(0.3 * side)), 0, 0, 360, 1.0, -1)
-    shade = cv2.GaussianBlur(shade, (0, 0), side / 10)[..., None]
-    frame = (frame * (1 - 0.55 * shade)).astype(np.uint8)  # the figure's shadow on the edge square
+    frame = shadowed(frame, (x, y), (0.35 * side, 0.3 * side), 0, side / 10, 0.55)  # the figure's, on the edge square
     reading = table.observer.read(frame)
     assert reading.ok, reading.message
     assert spot in reading.changed and reading.cells[spot].cls is CellClass.LEADER_RED
@@ -682,9 +686,6 @@ def test_bare_land_a_leader_leaves_in_a_shadow_is_read_not_doubted_as_a_face_dow
     x, y = table.at(col + 0.35, row + 0.35)
     side = float(np.linalg.norm(table.at(col + 1, row) - table.at(col, row)))
     frame = table.frame(after)
-    shade = np.zeros(frame.shape[:2], np.float32)
-    cv2.ellipse(shade, (int(x), int(y)), (int(0.45 * side), int(0.3 * side)), 30, 0, 360, 1.0, -1)
-    shade = cv2.GaussianBlur(shade, (0, 0), side / 8)[..., None]
-    reading = table.observer.read((frame * (1 - darkness * shade)).astype(np.uint8))
+    reading = table.observer.read(shadowed(frame, (x, y), (0.45 * side, 0.3 * side), 30, side / 8, darkness))
     assert reading.ok, reading.message
     assert reading.changed == (leader,) and reading.cells[leader].cls is CellClass.EMPTY_LAND
