@@ -259,30 +259,31 @@ def marker_in_place(frame: np.ndarray, marker_id: int, corners: np.ndarray) -> b
 _SEARCH_HALF = 80.0  # px across a marker's diagonal from which it is searched for at half size
 
 
-def _search(gray: np.ndarray, corners: np.ndarray, reach: float) -> list[aruco.Marker]:
-    """Look for markers in a window around where one used to be."""
+def _search(frame: np.ndarray, corners: np.ndarray, reach: float) -> list[aruco.Marker]:
+    """Look for markers in a window around where one used to be: their corners, refined."""
     centre = corners.mean(axis=0)
     size = float(np.linalg.norm(corners[0] - corners[2]))
     half = size * reach
-    h, w = gray.shape
+    h, w = frame.shape[:2]
     x0, y0 = max(0, int(centre[0] - half)), max(0, int(centre[1] - half))
     x1, y1 = min(w, int(centre[0] + half)), min(h, int(centre[1] + half))
     if x1 - x0 < 16 or y1 - y0 < 16:
         return []
     offset = np.array([x0, y0], dtype=np.float32)
-    window = np.ascontiguousarray(gray[y0:y1, x0:x1])
+    # Only the window in grey: a whole 2028×1520 frame costs several times as much.
+    window = np.ascontiguousarray(_gray(frame[y0:y1, x0:x1]))
 
     def full() -> list[aruco.Marker]:
-        return [aruco.Marker(m.id, m.corners + offset) for m in aruco.detect(window)]
+        return list(aruco.detect(window))
 
-    def halved() -> list[aruco.Marker]:  # `_refined` then brings the corners back to full accuracy
+    def halved() -> list[aruco.Marker]:
         smaller = cv2.resize(window, ((x1 - x0) // 2, (y1 - y0) // 2), interpolation=cv2.INTER_AREA)
-        return [aruco.Marker(m.id, m.corners * 2 + 0.5 + offset) for m in aruco.detect(smaller)]
+        return [aruco.Marker(m.id, m.corners * 2 + 0.5) for m in aruco.detect(smaller)]
 
     # A big marker is found as surely at half size, four times sooner. A blurred small one may be
     # found only there: halving sharpens its edges to ArUco's few-pixel thresholds.
     first, second = (halved, full) if size >= _SEARCH_HALF else (full, halved)
-    return first() or second()
+    return [aruco.Marker(m.id, _refined(window, m.corners) + offset) for m in first() or second()]
 
 
 def align(frame: np.ndarray, calibration: Calibration) -> Alignment:
@@ -298,16 +299,15 @@ def align(frame: np.ndarray, calibration: Calibration) -> Alignment:
     in_place = {i: corners for i, corners in calibration.markers.items() if marker_in_place(frame, i, corners)}
     if len(in_place) == len(MARKER_NAMES):
         return Alignment(calibration, tuple(sorted(in_place)), False, "")
-    gray = _gray(frame)  # the whole frame in grey only when a marker has to be searched for
     seen = dict(in_place)
     for i, corners in calibration.markers.items():
         if i in seen:
             continue
-        for marker in _search(gray, corners, reach=2.5):
+        for marker in _search(frame, corners, reach=2.5):
             if marker.id in MARKER_NAMES and marker.id not in seen:
-                seen[marker.id] = _refined(gray, marker.corners)
+                seen[marker.id] = marker.corners
     if len(seen) < 3:
-        for marker_id, corners in find_markers(gray).items():
+        for marker_id, corners in find_markers(frame).items():
             seen.setdefault(marker_id, corners)
     return _judge(calibration, seen)
 
