@@ -19,7 +19,7 @@ from typing import NamedTuple
 import numpy as np
 
 from vision.first_look import Seen, distances, first_look
-from vision.leaders import FIGURE, LEADERS, colour_agrees
+from vision.leaders import LEADERS, colour_agrees, shown
 from vision.light import Light
 from vision.reading import CellClass, CellReading
 from vision.rectify import PX_PER_SQUARE, cells
@@ -83,14 +83,14 @@ def classify(
 def _colours_checked(
     readings: tuple[CellReading, ...], top_down: np.ndarray, seen: Seen, references: References
 ) -> tuple[CellReading, ...]:
-    """Leaders, however read, named a colour only when their middle shows it: see `colour_agrees`."""
+    """Leaders, however read, named a colour only when they show it: see `colour_agrees`."""
     leaders = [cell for cell, reading in enumerate(readings) if reading.cls in LEADERS]
     if not leaders:
         return readings
-    middles = cells(top_down, PX_PER_SQUARE)[leaders][:, FIGURE, FIGURE].astype(np.float32)
+    colours = shown(cells(top_down, PX_PER_SQUARE)[leaders], references)
     brightness = cells(seen.undone.brightness[..., None], PX_PER_SQUARE)[leaders].mean(axis=(1, 2, 3))
     checked = list(readings)
-    for middle, light, cell in zip(middles, brightness, leaders, strict=True):
-        if not colour_agrees(readings[cell].cls, middle, float(light), seen.tint, references):
+    for colour, light, cell in zip(colours, brightness, leaders, strict=True):
+        if not colour_agrees(readings[cell].cls, colour, float(light), seen.tint, references):
             checked[cell] = CellReading(CellClass.UNKNOWN, 0.0)
     return tuple(checked)

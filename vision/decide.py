@@ -130,7 +130,7 @@ def decide(
     square's centre, which do not care how a piece is turned, compared with every picture's;
     and, for a square they do not read with much to spare, each picture's pixels under the
     light on the square (which also tells whether the agreed picture still fits). A leader is
-    named a colour only when its middle shows that colour."""
+    named a colour only when it shows that colour."""
     if not squares:
         return []
     index = np.asarray(squares)
@@ -195,16 +195,23 @@ def decide(
             loss = fit_loss(looks, target[k], exact[k], kept)
             pixels = _away(pixels, _ranked(loss, picked, was, unseen, _pixel_confidence, _T.unseen_pixels), was)
         verdict = _verdict(by_rings, pixels, bool(blind[k]), min_confidence)
+        if verdict.reading.cls is CellClass.UNKNOWN and by_rings.cls.is_leader and pixels.cls.is_leader:
+            # Both measures see a figure, not surely of which colour: a disc whose colour shows only
+            # in its rim weighs little in either. The surer one's colour stands where the leader
+            # ring (`leaders.colour_shown`) names it too, with much to spare.
+            surer = max(by_rings, pixels, key=lambda measure: measure.confidence)
+            shown = leaders.colour_shown(calibrated[0, k], references)
+            if shown is not None and shown[0] is surer.cls and surer.cls in permitted and shown[1] >= _SURELY:
+                verdict = Verdict(CellReading(surer.cls, shown[1]), False, verdict.dazzled)
         cls, confidence = verdict.reading.cls, verdict.reading.confidence
         if cls is CellClass.MONUMENT and not verdict.unchanged:
             monument = _monument(loss[: len(fitted)], rows[fitted], examples)
             verdict = verdict._replace(reading=CellReading(cls, confidence, None, monument))
         if cls in leaders.LEADERS and not verdict.unchanged and cls in references.leader_colours:
             # A figure turned and leaning as no picture was may come nearer another colour's
-            # pictures: its middle must show its colour (see `leaders.colour_agrees`).
-            middle = raw[k][leaders.FIGURE, leaders.FIGURE]
-            light = gain[k][leaders.FIGURE, leaders.FIGURE].reshape(-1, 3).mean(axis=0)
-            if not leaders.colour_agrees(cls, middle, 1.0, light, references):
+            # pictures: it must show its colour (see `leaders.colour_agrees`).
+            colour, light = leaders.shown(np.stack([raw[k], gain[k]]), references)
+            if not leaders.colour_agrees(cls, colour, 1.0, light, references):
                 verdict = Verdict(CellReading(CellClass.UNKNOWN, 0.0), False, verdict.dazzled)
         return verdict
 

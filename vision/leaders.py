@@ -1,9 +1,10 @@
-"""Leaders: the colour their middle shows, and the dynasty their symbol shows from close by.
+"""Leaders: the colour they show, and the dynasty their symbol shows from close by.
 
 Both looks at a square weigh a figure's outline and symbol as much as its colour; a leader is
-named a colour only when the steps between its middle's channels (which a white glare leaves as
-they were) agree with that colour's examples, where this table's middles tell colours apart
-(`colour_agrees`). Its dynasty is read from a close-up
+named a colour only when the steps between channels (which a white glare leaves as they were) in
+the ring where this table's leaders show their colour (`References.leader_ring`: the middle of a
+solid figure, the rim of a pale disc) agree with that colour's examples (`colour_agrees`). Its
+dynasty is read from a close-up
 of the frame, by how the brightness varies around rings about its centre (`name_dynasty`), when
 the calibration showed the dynasties can be told apart from above (`dynasties_readable`).
 """
@@ -17,15 +18,15 @@ from typing import TYPE_CHECKING
 import cv2
 import numpy as np
 
+from vision import rings
 from vision.reading import CellClass
-from vision.rectify import PX_PER_SQUARE, square_transform
+from vision.rectify import square_transform
 from vision.tuning import TUNING
 
 if TYPE_CHECKING:
     from vision.references import References
 
 LEADERS = tuple(cls for cls in CellClass if cls.is_leader)
-FIGURE = slice(PX_PER_SQUARE // 4, PX_PER_SQUARE - PX_PER_SQUARE // 4)  # a leader's middle: the figure
 
 
 def channel_steps(colour: np.ndarray) -> np.ndarray:
@@ -34,20 +35,26 @@ def channel_steps(colour: np.ndarray) -> np.ndarray:
     return steps
 
 
+def shown(patches: np.ndarray, references: References) -> np.ndarray:
+    """(n, 3): the mean colour of each square patch (n, px, px, 3) in the ring where this table's
+    leaders show their colour (`References.leader_ring`)."""
+    return rings.colours(patches)[:, references.leader_ring]
+
+
 def colour_agrees(
-    cls: CellClass, middle: np.ndarray, brightness: float, tint: np.ndarray, references: References
+    cls: CellClass, colour: np.ndarray, brightness: float, tint: np.ndarray, references: References
 ) -> bool:
-    """Whether a leader of colour `cls` shows that colour in its middle. Both looks weigh a
-    figure's outline and symbol as much as its colour, and a figure turned and leaning as no
-    example was can come nearer another colour's; a glare, which adds the same to every channel,
-    leaves the steps between channels as they were. The middle's steps must be nearest `cls`'s
-    examples' under the square's light, or the black leader's (a figure in a shadow the light does
-    not follow closely shows little colour) if it still shows a good part of its own colour.
-    Where this table's leaders show their colour only in a rim, their middles are alike: a middle
-    nearer a colour the examples' middles do not tell from `cls` (`told_apart`) says nothing."""
-    seen = channel_steps(middle.reshape(-1, 3).mean(axis=0))
+    """Whether a leader of colour `cls` shows that colour (`colour`: what the square shows in the
+    leader ring, see `shown`). Both looks weigh a figure's outline and symbol as much as its
+    colour, and a figure turned and leaning as no example was can come nearer another colour's; a
+    glare, which adds the same to every channel, leaves the steps between channels as they were.
+    The steps must be nearest `cls`'s examples' under the square's light, or the black leader's (a
+    figure in a shadow the light does not follow closely shows little colour) if it still shows a
+    good part of its own colour. A colour nearer one the examples do not tell from `cls`
+    (`told_apart`) says nothing."""
+    seen = channel_steps(colour)
     expected = {
-        leader: channel_steps(brightness * tint * colour) for leader, colour in references.leader_colours.items()
+        leader: channel_steps(brightness * tint * example) for leader, example in references.leader_colours.items()
     }
     nearest = min(expected, key=lambda leader: float(np.sum((seen - expected[leader]) ** 2)))
     if nearest is cls or not told_apart(cls, nearest, references):
@@ -58,9 +65,23 @@ def colour_agrees(
     return nearest is CellClass.LEADER_BLACK and bool(np.linalg.norm(seen) >= pale)
 
 
+def colour_shown(patch: np.ndarray, references: References) -> tuple[CellClass, float] | None:
+    """The leader colour a square's picture (light undone) shows in the leader ring: the nearest
+    colour's examples, with a confidence from how much nearer than the next colour's, as the
+    second look's (0.5 at half as far again). None where the calibration showed fewer than two
+    leader colours."""
+    colours = references.leader_colours
+    if len(colours) < 2:
+        return None
+    steps = channel_steps(shown(patch[None], references)[0])
+    (best, cls), (other, _) = sorted(((float(np.linalg.norm(steps - channel_steps(c))), leader)
+                                      for leader, c in colours.items()), key=lambda pair: pair[0])[:2]
+    return cls, min(1.0, (other / max(best, 1e-6) - 1) * 0.5 / TUNING.second.margin)
+
+
 def told_apart(a: CellClass, b: CellClass, references: References) -> bool:
-    """Whether the middles of this table's leaders of colours a and b differ clearly more than
-    one leader's middle strays from its colour's (`References.leader_spread`) at calibration."""
+    """Whether this table's leaders of colours a and b show colours that differ clearly more than
+    one leader's strays from its colour's (`References.leader_spread`) at calibration."""
     colours = references.leader_colours
     apart = float(np.linalg.norm(channel_steps(colours[a]) - channel_steps(colours[b])))
     return apart >= TUNING.leaders.told_apart * references.leader_spread

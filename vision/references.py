@@ -17,11 +17,11 @@ from typing import Any, Protocol
 import numpy as np
 
 from vision import monuments, picture
-from vision.leaders import FIGURE, LEADERS, SIGNATURE, channel_steps
+from vision.leaders import LEADERS, SIGNATURE, channel_steps
 from vision.light import Light, cell_colours
 from vision.reading import CELLS, COLUMNS, ROWS, CellClass
 from vision.rectify import PX_PER_SQUARE, cells
-from vision.rings import features
+from vision.rings import colours, features
 from vision.second_look import coarse
 from vision.tuning import TUNING
 
@@ -98,27 +98,45 @@ class References:
         return squared
 
     @functools.cached_property
-    def leader_colours(self) -> dict[CellClass, np.ndarray]:
-        """The middle colour (BGR) of each leader colour's examples, the median over them."""
-        colours = {}
+    def _leader_examples(self) -> dict[CellClass, np.ndarray]:
+        """Each leader colour's examples' mean colour (BGR) in every ring (`vision.rings`):
+        examples × rings × 3."""
+        examples = {}
         for cls in LEADERS:
             rows = [i for i, c in enumerate(self.classes) if c is cls]
             if rows:
-                looks = self.looks[rows][:, FIGURE, FIGURE].reshape(len(rows), -1, 3).astype(np.float32)
-                colours[cls] = np.median(looks.mean(axis=1), axis=0)
-        return colours
+                examples[cls] = colours(self.looks[rows])
+        return examples
+
+    @functools.cached_property
+    def leader_ring(self) -> int:
+        """The ring (`vision.rings`) where this table's leaders show their colour: the one whose
+        steps between channels (`channel_steps`) set the closest two colours furthest apart,
+        against how far one example strays from its colour's. A solid figure shows its colour in
+        the middle, a pale disc only in its rim. The middle where fewer than two colours were shown."""
+        if len(self._leader_examples) < 2:
+            return 0
+        steps = {cls: channel_steps(each) for cls, each in self._leader_examples.items()}
+        medians = {cls: np.median(each, axis=0) for cls, each in steps.items()}
+        stray = np.mean(np.concatenate([np.linalg.norm(steps[cls] - medians[cls], axis=2) for cls in steps]), axis=0)
+        closest = np.min([np.linalg.norm(medians[a] - medians[b], axis=1)
+                          for a, b in itertools.combinations(medians, 2)], axis=0)
+        return int(np.argmax(closest / np.maximum(stray, 1e-3)))
+
+    @functools.cached_property
+    def leader_colours(self) -> dict[CellClass, np.ndarray]:
+        """The colour (BGR) each leader colour's examples show in `leader_ring`, the median over them."""
+        return {cls: np.median(each[:, self.leader_ring], axis=0) for cls, each in self._leader_examples.items()}
 
     @functools.cached_property
     def leader_spread(self) -> float:
-        """How far a leader example's middle strays from its colour's (`leader_colours`), in the
-        steps between channels (`leaders.channel_steps`): the mean over every leader example."""
-        strays = []
-        for cls, colour in self.leader_colours.items():
-            rows = [i for i, c in enumerate(self.classes) if c is cls]
-            looks = self.looks[rows][:, FIGURE, FIGURE].reshape(len(rows), -1, 3).astype(np.float32)
-            steps = channel_steps(looks.mean(axis=1)) - channel_steps(colour)
-            strays.extend(np.linalg.norm(steps, axis=1).tolist())
-        return float(np.mean(strays)) if strays else 0.0
+        """How far a leader example's colour in `leader_ring` strays from its colour's
+        (`leader_colours`), in the steps between channels (`leaders.channel_steps`): the mean over
+        every leader example."""
+        ring = self.leader_ring
+        strays = [np.linalg.norm(channel_steps(each[:, ring]) - channel_steps(self.leader_colours[cls]), axis=1)
+                  for cls, each in self._leader_examples.items()]
+        return float(np.mean(np.concatenate(strays))) if strays else 0.0
 
     @functools.cached_property
     def coarse_board(self) -> np.ndarray:

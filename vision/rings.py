@@ -39,6 +39,12 @@ def _weights(px: int) -> np.ndarray:
     return _WEIGHTS[px]
 
 
+def colours(patches: np.ndarray) -> np.ndarray:
+    """(n, regions, 3): the mean colour of each ring of each patch (n, px, px, 3)."""
+    means: np.ndarray = np.einsum("rxy,nxyc->nrc", _weights(patches.shape[1]), patches.astype(np.float32))
+    return means
+
+
 def features(patches: np.ndarray, light: Light) -> np.ndarray:
     """(n, F) numbers per square patch (n, px, px, 3): per ring, mean B, G, R and the spread of
     brightness, with the change of light undone so they read as under the calibration light, and

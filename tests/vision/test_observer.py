@@ -445,19 +445,20 @@ def test_the_darker_picture_is_asked_for_only_when_a_glare_dazzled_the_camera() 
     assert asked == ["asked"]
 
 
-def test_a_leader_is_not_named_a_colour_its_middle_does_not_show(style: str) -> None:
+def test_a_leader_is_not_named_a_colour_it_does_not_show(style: str) -> None:
     """Both looks may take a figure turned and leaning as no example was for another colour's;
-    the steps between its middle's channels, which a white glare leaves as they were, must agree.
-    A grey middle, next to none of a coloured figure's steps, is a black leader's."""
+    the steps between the channels of what it shows in the leader ring, which a white glare leaves
+    as they were, must agree. A grey figure, next to none of a coloured figure's steps, is a black
+    leader's."""
     references = calibrated(style).references
     assert references is not None
 
-    def middle(cls: CellClass, glare: float) -> np.ndarray:  # a figure's middle, as its examples' show
-        return np.clip(np.full((8, 8, 3), references.leader_colours[cls]) + glare, 0, 255)
+    def shown(cls: CellClass, glare: float) -> np.ndarray:  # a figure's colour, as its examples' show
+        return np.clip(references.leader_colours[cls] + glare, 0, 255)
 
     white = np.ones(3, np.float32)
     for glare in (0.0, 60.0):
-        blue, black = middle(CellClass.LEADER_BLUE, glare), middle(CellClass.LEADER_BLACK, glare)
+        blue, black = shown(CellClass.LEADER_BLUE, glare), shown(CellClass.LEADER_BLACK, glare)
         assert leaders.colour_agrees(CellClass.LEADER_BLUE, blue, 1.0, white, references)
         for other in (CellClass.LEADER_GREEN, CellClass.LEADER_RED, CellClass.LEADER_BLACK):
             assert not leaders.colour_agrees(other, blue, 1.0, white, references)

@@ -1,0 +1,83 @@
+"""Which colour a leader shows, for leaders whose colour shows in the middle and for those whose
+colour shows only in a rim."""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+import pytest
+
+from vision import leaders
+from vision.reading import CellClass
+from vision.references import References
+
+PX = 32
+PALE = (200, 215, 225)  # BGR: a cream disc
+LAND = (120, 160, 175)
+COLOURS = {
+    CellClass.LEADER_RED: (40, 40, 190),
+    CellClass.LEADER_BLUE: (180, 90, 40),
+    CellClass.LEADER_GREEN: (60, 150, 50),
+    CellClass.LEADER_BLACK: (40, 40, 40),
+}
+
+
+def _figure(colour: tuple[int, int, int], rim_only: bool, rng: np.random.Generator) -> np.ndarray:
+    """A leader seen from above on land: a solid disc of its colour, or a pale disc whose colour
+    shows only in a band at 0.3–0.42 of a square from the middle; a little sensor noise."""
+    patch = np.empty((PX, PX, 3), np.float32)
+    patch[:] = LAND
+    centre = (PX // 2, PX // 2)
+    cv2.circle(patch, centre, round(0.42 * PX), colour, -1)
+    if rim_only:
+        cv2.circle(patch, centre, round(0.3 * PX), PALE, -1)
+    return np.clip(patch + rng.normal(0, 4, patch.shape), 0, 255).astype(np.uint8)
+
+
+def _references(rim_only: bool, colours: dict[CellClass, tuple[int, int, int]] = COLOURS) -> References:
+    """References holding three examples of each leader colour (what the leader rings read)."""
+    rng = np.random.default_rng(1)
+    classes = sorted((cls for cls in colours for _ in range(3)), key=lambda cls: cls.value)
+    looks = np.stack([_figure(colours[cls], rim_only, rng) for cls in classes])
+    k = len(classes)
+    return References(board=np.zeros((PX, PX, 3), np.uint8), prototypes=np.zeros((k, 4)), classes=tuple(classes),
+                      dynasties=(None,) * k, monuments=(None,) * k, scale=np.ones(4), setup=(), looks=looks)
+
+
+@pytest.mark.parametrize("rim_only", [False, True])
+def test_a_leader_shows_the_colour_of_its_examples_in_the_ring_that_tells_them_apart(rim_only: bool) -> None:
+    references = _references(rim_only)
+    ring = references.leader_ring
+    # A pale disc's colour shows only in its rim; a solid figure's anywhere but the corners.
+    assert (ring == 2) if rim_only else (ring < 3)
+    assert set(references.leader_colours) == set(COLOURS)
+    assert all(leaders.told_apart(a, b, references) for a in COLOURS for b in COLOURS if a is not b)
+    rng = np.random.default_rng(2)
+    for cls, colour in COLOURS.items():
+        figure = _figure(colour, rim_only, rng).astype(np.float32)
+        seen = leaders.colour_shown(figure, references)
+        assert seen is not None
+        assert seen[0] is cls
+        assert seen[1] == 1.0, (cls, seen)
+        in_ring = leaders.shown(figure[None], references)[0]
+        white = np.ones(3, np.float32)
+        assert leaders.colour_agrees(cls, in_ring, 1.0, white, references)
+        others = [other for other in COLOURS if other is not cls]
+        assert not any(leaders.colour_agrees(other, in_ring, 1.0, white, references) for other in others)
+
+
+def test_a_colour_between_two_leaders_colours_is_named_without_confidence() -> None:
+    references = _references(rim_only=True)
+    (rb, rg, rr), (kb, kg, kr) = COLOURS[CellClass.LEADER_RED], COLOURS[CellClass.LEADER_BLACK]
+    between = ((rb + kb) // 2, (rg + kg) // 2, (rr + kr) // 2)
+    seen = leaders.colour_shown(_figure(between, True, np.random.default_rng(3)).astype(np.float32), references)
+    assert seen is not None
+    assert seen[0] in (CellClass.LEADER_RED, CellClass.LEADER_BLACK)
+    assert seen[1] < 0.5
+
+
+def test_a_calibration_that_showed_one_leader_colour_names_none() -> None:
+    references = _references(rim_only=True, colours={CellClass.LEADER_RED: COLOURS[CellClass.LEADER_RED]})
+    assert references.leader_ring == 0
+    figure = _figure(COLOURS[CellClass.LEADER_RED], True, np.random.default_rng(4)).astype(np.float32)
+    assert leaders.colour_shown(figure, references) is None
