@@ -419,10 +419,13 @@ class Observer:
         cells = list(agreed.cells)
         changed = []
         dazzled = set()
+        seen_changed = set()  # squares this picture read surely as holding something else
         for cell, verdict in zip(flagged, verdicts, strict=True):
             reading, was = verdict.reading, agreed.cells[cell]
             if verdict.unchanged:
                 continue
+            if reading.cls is not was.cls and reading.confidence >= TUNING.first.second_opinion:
+                seen_changed.add(cell)
             if cell in washed and reading.cls is not was.cls:
                 # What the pixels a glare left fit is no new piece (a burnt-out patch comes near a
                 # pale monument): unsure, and a shorter exposure may show it.
@@ -465,7 +468,8 @@ class Observer:
         # failing that the square holds what was agreed (a piece put down there unseen leaves
         # the move unexplained, and the players are asked).
         if darker is not None and (dazzled & set(unsure) or blind - set(changed)):
-            again = list(self._darker_look(darker, tuple(cells), tuple(sorted(set(unsure) | blind)), now))
+            again = list(self._darker_look(darker, tuple(cells), tuple(sorted(set(unsure) | blind)), now,
+                                           seen_changed))
             # Where the glare left most of a square and the first look read it, what the shorter
             # exposure cannot read (a dark piece at half the light) stays as first read.
             for c in blind - set(unsure):
@@ -548,10 +552,12 @@ class Observer:
         cells: tuple[CellReading, ...],
         unsure: tuple[int, ...],
         now: float,
+        seen_changed: Collection[int] = (),
     ) -> tuple[CellReading, ...]:
         """The squares a glare made unreadable, read again from a shorter exposure, where the
         glare no longer saturates the sensor. Whatever goes wrong with that picture (the camera
-        cannot take it, a hand came in), the first reading stands."""
+        cannot take it, a hand came in), the first reading stands. seen_changed: squares the
+        first picture read surely as holding something else than agreed."""
         try:
             frame = darker()
         except CameraError:
@@ -565,7 +571,13 @@ class Observer:
         seen = _only_what_can_be(tuple(again.cells[i] if i in unsure else cell for i, cell in enumerate(cells)),
                                  self.calibration.board, self._building())
         kept = self._same_in_the_dark(self._darker, unsure)
-        return tuple(kept.get(i, cell) for i, cell in enumerate(seen))
+        read = [kept.get(i, cell) for i, cell in enumerate(seen)]
+        # A square the first picture saw change surely and this one sees as agreed: one of them
+        # is wrong (this one compares with an agreed picture a glare may have burnt out there),
+        # and keeping what was agreed would be a move nobody is told about.
+        for i in set(seen_changed) & set(unsure) - set(again.changed or ()):
+            read[i] = CellReading(CellClass.UNKNOWN, 0.0)
+        return tuple(read)
 
     def _same_in_the_dark(self, darker: np.ndarray, squares: Collection[int]) -> dict[int, CellReading]:
         """Of these squares, those the shorter exposure shows unchanged since the last agreed

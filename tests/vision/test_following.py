@@ -284,6 +284,31 @@ def test_a_piece_a_glare_hides_is_looked_for_through_a_shorter_exposure() -> Non
     assert reading.ok and square in reading.changed and reading.cells[square].cls is CellClass.TILE_RED
 
 
+def test_a_change_the_full_exposure_reads_surely_is_not_undone_by_a_darker_picture_that_sees_none() -> None:
+    """A glare burning out a little of a square sends it to the shorter exposure too, which is
+    compared with the agreed picture (one a glare may have burnt out there). Where the full
+    exposure read a piece taken away surely and the darker picture shows the square as agreed,
+    one of them is wrong: the darker picture does not read the square, and what the full
+    exposure read stands; it is never silently kept as agreed (a leader taken off after a revolt
+    stayed on the companion's board so)."""
+    table = Table("classic")
+    scene = busy(15)
+    square = free_land(scene)[25]
+    leader = scene.with_cells({square: CellTruth(CellClass.LEADER_GREEN, dynasty="bull")})
+    table.agreed(leader)
+    row, col = divmod(square, COLUMNS)
+    frame = table.frame(scene)  # the leader taken off ...
+    for c, r in ((col, row), (col + 1, row)):  # ... glints burning out a corner of its square and the next
+        (x0, y0), (x1, y1) = table.at(c, r).astype(int), table.at(c + 0.3, r + 0.3).astype(int)
+        frame[y0:y1, x0:x1] = 255
+    # ... and a darker picture that, compared with the agreed one, sees it still standing there.
+    darker = synthetic.render(leader, size=SIZE, conditions=table.conditions.exposed(0.5), seed=99).frame
+    reading = table.observer.read(frame, darker=lambda: darker)
+    assert reading.ok, reading.message
+    assert reading.cells[square].cls is not CellClass.LEADER_GREEN
+    assert all(seen == "unknown" for _, _, seen in wrong(scene, reading))
+
+
 @pytest.mark.parametrize(("style", "glare"), [("classic", Glare(0.55, 0.5, 0.16, 1.0)),
                                               ("modern", Glare(0.45, 0.4, 0.14, 1.0))])
 def test_a_wide_reflection_does_not_hide_a_piece_put_down_under_it(style: str, glare: Glare) -> None:
