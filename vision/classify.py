@@ -4,8 +4,8 @@ Every square gets a first look (`vision.first_look`: ring colours and textures a
 examples learnt at calibration, the light undone by `vision.light`); the squares it cannot read, or
 reads with little to spare, get a second, closer one (`vision.second_look`: every example's picture
 pixel by pixel), which overrules it when it clearly sees something else. A leader is named a colour
-only when its middle shows that colour (`vision.leaders`). Low confidence is reported as
-`CellClass.UNKNOWN`, never rounded to a guess.
+only when it shows that colour where this table's leaders show theirs (`vision.leaders`). Low
+confidence is reported as `CellClass.UNKNOWN`, never rounded to a guess.
 
 This is how a board is read when there is no agreed picture to compare with (set-up, resume,
 `companion read`); after an agreement the observer reads only what changed (`vision.decide`).
