@@ -194,7 +194,7 @@ def decide(
         if kept is not None:
             loss = fit_loss(looks, target[k], exact[k], kept)
             pixels = _away(pixels, _ranked(loss, picked, was, unseen, _pixel_confidence, _T.unseen_pixels), was)
-        verdict = _verdict(by_rings, pixels, bool(blind[k]), min_confidence)
+        verdict = _verdict(by_rings, pixels, bool(blind[k]), min_confidence, was)
         if verdict.reading.cls is CellClass.UNKNOWN and by_rings.cls.is_leader and pixels.cls.is_leader:
             # Both measures see a figure, not surely of which colour: a disc whose colour shows only
             # in its rim weighs little in either. The surer one's colour stands where the leader
@@ -312,18 +312,22 @@ def _ranked(
     return _Ranked(_CLASSES[first], float(confidence(float(best[first]), rival)), unchanged)
 
 
-def _verdict(by_rings: _Ranked, pixels: _Ranked, blind: bool, min_confidence: float) -> Verdict:
-    """As an absolute read decides: the agreed picture fitting best pixel by pixel means nothing
-    changed; else the rings' choice when they have much to spare, the pixels' when those are
-    sure, the rings' when they are sure enough; but never when both are sure of different classes
-    (a changed square is read as a move: a guess there is a move nobody made)."""
+def _verdict(by_rings: _Ranked, pixels: _Ranked, blind: bool, min_confidence: float, was: CellClass) -> Verdict:
+    """As an absolute read decides (`was`: the class agreed on the square): the agreed picture
+    fitting best pixel by pixel means nothing changed; else the rings' choice when they have much
+    to spare, the pixels' when those are sure, the rings' when they are sure enough; but never
+    when both are sure of different classes (a changed square is read as a move: a guess there is
+    a move nobody made)."""
     if blind:  # what is left of the pattern is clipped: only pixels not clipped tell anything
         by_rings = _Ranked(CellClass.UNKNOWN, 0.0)
     if pixels.unchanged and pixels.confidence >= min_confidence:
         return Verdict(CellReading(pixels.cls, pixels.confidence), True, blind)
-    if by_rings.cls in _BARE:
+    taken_off = was not in _BARE and pixels.cls is by_rings.cls and by_rings.confidence >= _SURELY
+    if by_rings.cls in _BARE and not taken_off:
         # Bare board shows its own printed pattern, which only pixels tell: a bare arm or a
-        # plain piece in the board's colours comes near its rings.
+        # plain piece in the board's colours comes near its rings. Where a piece was agreed, the
+        # rings are sure of bare board and the pixels lean there too, the piece was taken off (a
+        # war's losing tiles under a changed light).
         by_rings = _Ranked(CellClass.UNKNOWN, 0.0)
     elif pixels.cls in _BARE and pixels.confidence >= _SURELY > by_rings.confidence:
         # ... and a square whose own printed pattern fits far better than any piece's picture

@@ -429,12 +429,29 @@ def test_a_square_whose_own_printed_pattern_fits_surely_is_bare_whatever_the_rin
     leaning, bare = decide._Ranked(CellClass.LEADER_RED, 0.6), decide._Ranked(CellClass.EMPTY_LAND, 1.0)
 
     def read(rings: decide._Ranked, pixels: decide._Ranked) -> CellClass:
-        return decide._verdict(rings, pixels, False, 0.5).reading.cls
+        return decide._verdict(rings, pixels, False, 0.5, CellClass.LEADER_RED).reading.cls
 
     assert read(leaning, bare) is CellClass.EMPTY_LAND
     assert read(leaning._replace(confidence=0.95), bare) is CellClass.UNKNOWN
     assert read(leaning, bare._replace(confidence=0.7)) is CellClass.UNKNOWN
     assert read(leaning, decide._Ranked(CellClass.TILE_RED, 1.0)) is CellClass.UNKNOWN
+
+
+def test_a_piece_taken_off_is_bare_board_where_the_rings_are_sure_and_the_pixels_lean_there_too() -> None:
+    """A war's losing tile taken off: the rings are sure of bare land with much to spare, the
+    pixels lean there with little (the pattern under a changed light). Where a piece was agreed,
+    that is bare land. Where bare land was agreed, the rings alone never tell it (a bare arm comes
+    near them); pixels leaning to another class, or rings less sure, name nothing either."""
+    rings, leaning = decide._Ranked(CellClass.EMPTY_LAND, 1.0), decide._Ranked(CellClass.EMPTY_LAND, 0.3)
+
+    def read(pixels: decide._Ranked, was: CellClass) -> CellClass:
+        return decide._verdict(rings, pixels, False, 0.5, was).reading.cls
+
+    assert read(leaning, CellClass.TILE_GREEN) is CellClass.EMPTY_LAND
+    assert read(leaning, CellClass.EMPTY_LAND) is CellClass.UNKNOWN
+    assert read(decide._Ranked(CellClass.TILE_RED, 0.3), CellClass.TILE_GREEN) is CellClass.UNKNOWN
+    rings = rings._replace(confidence=0.7)  # rings not sure with much to spare
+    assert read(leaning, CellClass.TILE_GREEN) is CellClass.UNKNOWN
 
 
 def test_a_leaders_or_a_tiles_colour_is_the_rings_when_they_are_sure_of_it_with_much_to_spare() -> None:
@@ -444,7 +461,7 @@ def test_a_leaders_or_a_tiles_colour_is_the_rings_when_they_are_sure_of_it_with_
     leaders, or two tiles, the rings sure with much to spare name the colour; sure with less, or
     against another kind of piece, neither measure does."""
     def read(rings: decide._Ranked, pixels: decide._Ranked) -> CellClass:
-        return decide._verdict(rings, pixels, False, 0.5).reading.cls
+        return decide._verdict(rings, pixels, False, 0.5, CellClass.EMPTY_LAND).reading.cls
 
     green, red = CellClass.LEADER_GREEN, CellClass.LEADER_RED
     assert read(decide._Ranked(green, 0.95), decide._Ranked(red, 0.6)) is green
