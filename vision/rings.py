@@ -39,10 +39,22 @@ def _weights(px: int) -> np.ndarray:
     return _WEIGHTS[px]
 
 
+def _channels(patches: np.ndarray) -> np.ndarray:
+    """(n · 3, px²): each channel of each patch (n, px, px, 3) as a row."""
+    n, px = len(patches), patches.shape[1]
+    rows: np.ndarray = patches.reshape(n, px * px, 3).transpose(0, 2, 1).reshape(n * 3, px * px).astype(np.float32)
+    return rows
+
+
+def _ring_means(channels: np.ndarray, n: int, px: int) -> np.ndarray:
+    """(n, regions, 3): the mean of each ring of each channel row (`_channels`)."""
+    means: np.ndarray = (channels @ _weights(px).reshape(-1, px * px).T).reshape(n, 3, -1).transpose(0, 2, 1)
+    return means
+
+
 def colours(patches: np.ndarray) -> np.ndarray:
     """(n, regions, 3): the mean colour of each ring of each patch (n, px, px, 3)."""
-    means: np.ndarray = np.einsum("rxy,nxyc->nrc", _weights(patches.shape[1]), patches.astype(np.float32))
-    return means
+    return _ring_means(_channels(patches), len(patches), patches.shape[1])
 
 
 def features(patches: np.ndarray, light: Light) -> np.ndarray:
@@ -50,11 +62,10 @@ def features(patches: np.ndarray, light: Light) -> np.ndarray:
     brightness, with the change of light undone so they read as under the calibration light, and
     the share of B, G and R in the mean colour."""
     n, px = len(patches), patches.shape[1]
-    channels = patches.reshape(n, px * px, 3).transpose(0, 2, 1).reshape(n * 3, px * px).astype(np.float32)
-    weights = _weights(px).reshape(-1, px * px).T  # (px², regions)
-    means = (channels @ weights).reshape(n, 3, -1).transpose(0, 2, 1)  # (n, regions, 3)
+    channels = _channels(patches)
+    means = _ring_means(channels, n, px)
     brightness = channels.reshape(n, 3, px * px).mean(axis=1)
-    squares = (brightness * brightness) @ weights  # (n, regions)
+    squares = (brightness * brightness) @ _weights(px).reshape(-1, px * px).T  # (n, regions)
     spread = np.sqrt(np.maximum(squares - means.mean(axis=2) ** 2, 0.0)) / 255.0
     level = light.gain.mean(axis=1, keepdims=True)
     normalised = light.undo(means) / 255.0
