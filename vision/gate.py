@@ -21,6 +21,8 @@ RIM_TOLERANCE = 0.18  # change of a rim point, beyond the smooth change of light
 RIM_RUN = 2  # neighbouring unlike points that make an arm
 RIM_MISFIT = 0.01  # what a change of light leaves unexplained, as a share of the brightness
 RIM_SHADOW = 0.04  # how unevenly a shadow darkens a patch's channels: ratios' spread over their mean
+RIM_PATTERN = 4.0  # grey levels: the spread of a patch's samples that shows the border's printed pattern
+RIM_FOLLOWS = 0.9  # how closely a patch's samples follow their agreed pattern under another light
 
 
 @dataclass(frozen=True, slots=True)
@@ -91,7 +93,7 @@ def rim_places(homography: np.ndarray, image_size: tuple[int, int]) -> np.ndarra
     return shares
 
 
-def _samples(small: np.ndarray, places: np.ndarray) -> np.ndarray:
+def rim_samples(small: np.ndarray, places: np.ndarray) -> np.ndarray:
     """The BGR colour of each rim sample in a small colour image: (patches, samples, 3) float32."""
     h, w = small.shape[:2]
     x = np.clip(np.round(places[..., 0] * w - 0.5).astype(int), 0, w - 1)
@@ -100,9 +102,23 @@ def _samples(small: np.ndarray, places: np.ndarray) -> np.ndarray:
     return samples
 
 
+def pattern_kept(now: np.ndarray, then: np.ndarray) -> np.ndarray:
+    """Rim patches whose samples (`rim_samples`, now and `then`) show the border's printed
+    pattern as it was, brighter or darker: a shadow of somebody leaning in, or a light tinted
+    unevenly by a lamp and the room, changes the rim's colour but keeps its print; a sleeve or a
+    hand over it does not. A plain patch tells nothing."""
+    grey_now, grey_then = now.mean(axis=2), then.mean(axis=2)
+    grey_now = grey_now - grey_now.mean(axis=1, keepdims=True)
+    grey_then = grey_then - grey_then.mean(axis=1, keepdims=True)
+    spread_now, spread_then = np.sqrt((grey_now**2).mean(axis=1)), np.sqrt((grey_then**2).mean(axis=1))
+    follows = (grey_now * grey_then).mean(axis=1) / np.maximum(spread_now * spread_then, 1e-6)
+    kept: np.ndarray = (spread_then >= RIM_PATTERN) & (spread_now >= RIM_PATTERN / 2) & (follows >= RIM_FOLLOWS)
+    return kept
+
+
 def rim_colours(small: np.ndarray, places: np.ndarray) -> np.ndarray:
     """The mean BGR colour (patches × 3, float32) of each rim patch in a small colour image."""
-    colours: np.ndarray = _samples(small, places).mean(axis=1)
+    colours: np.ndarray = rim_samples(small, places).mean(axis=1)
     return colours
 
 
@@ -117,8 +133,8 @@ def rim_unlike_after_move(then: np.ndarray, places_then: np.ndarray, now: np.nda
     point of the board), like the picture then (at the same point of the table), or like a mix,
     each sample whichever of the two is nearer its colour now: a patch is unlike only when it is
     unlike all three. An arm crossing the rim is like none."""
-    seen = _samples(now, places_now)
-    board, table = _samples(then, places_then), _samples(then, places_now)
+    seen = rim_samples(now, places_now)
+    board, table = rim_samples(then, places_then), rim_samples(then, places_now)
     gain = np.median(seen, axis=(0, 1)) / np.maximum(np.median(np.concatenate([board, table]), axis=(0, 1)), 1.0)
     nearer_board = np.abs(seen - board * gain).sum(axis=2) <= np.abs(seen - table * gain).sum(axis=2)
     mixed = np.where(nearer_board[..., None], board, table)

@@ -38,7 +38,7 @@ class _Seen:
     """The board as the last successful reading saw it: what `Observer.agree` makes the reference."""
 
     picture: np.ndarray  # seen from above (`rectify`): board coordinates, whatever the grid
-    rim: np.ndarray | None  # the rim's colours (`gate.rim_colours`) through `homography`
+    rim: np.ndarray | None  # the rim's samples (`gate.rim_samples`) through `homography`
     homography: np.ndarray  # the grid then
     changed: tuple[int, ...] | None  # the squares that reading found changed (None: read whole)
     darker: np.ndarray | None = None  # the picture at a shorter exposure that reading took, seen from above
@@ -198,7 +198,7 @@ class Observer:
         self._learn(sorted(renamed | set(last.changed or ())), cells, last.picture, undone)
         if last.rim is not None:
             size = calibration.image_size
-            self.gate.watch_rim(gate.rim_places(last.homography, size), last.rim)
+            self.gate.watch_rim(gate.rim_places(last.homography, size), last.rim.mean(axis=1))
 
     def _learn(self, squares: list[int], cells: tuple[CellReading, ...], picture: np.ndarray,
                undone: light.Undone) -> None:
@@ -270,9 +270,9 @@ class Observer:
         except Exception as error:  # the last line of defence: say what broke, never crash
             return BoardReading(ReadStatus.BAD_FRAME, time=now, message=f"The picture could not be read ({error}).")
 
-    def _rim(self, frame: np.ndarray, calibration: Calibration) -> tuple[tuple[str, ...], np.ndarray | None]:
-        """The board's edges something lies on (an arm reaching in must cross one), and the rim's
-        colours now.
+    def _rim(self, frame: np.ndarray, calibration: Calibration) -> tuple[np.ndarray, np.ndarray]:
+        """The rim patches something lies on (an arm reaching in must cross the rim), and the rim's
+        samples now.
 
         A sleeve can look like a piece to the classifier, so a covered rim alone refuses the
         reading; a strong shadow on the rim is refused too (reported in the bench), and so is a
@@ -285,21 +285,23 @@ class Observer:
         rim is compared with the calibration's small set-up picture (`gate.rim_unlike_after_move`)."""
         places = gate.rim_places(calibration.homography, calibration.image_size)
         small = gate.small_image(frame)
-        colours = gate.rim_colours(small, places)
+        samples = gate.rim_samples(small, places)
+        colours = samples.mean(axis=1)
         agreed = self._agreed
+        nothing = np.zeros(len(places), bool)
         if agreed is not None:
             moved = _shift(agreed.seen.homography, calibration.homography)
             if agreed.seen.rim is None or moved > TUNING.follow.rim_moved:
-                return (), colours
-            return gate.rim_sides(gate.rim_unlike(colours, agreed.seen.rim, places)), colours
+                return nothing, samples
+            return gate.rim_unlike(colours, agreed.seen.rim.mean(axis=1), places), samples
         seen = self._rim_seen
         if seen is None or seen.rim is None:
-            return (), colours
+            return nothing, samples
         then = seen.resized(calibration.image_size)
         if seen.surroundings is not None and _shift(then.homography, calibration.homography) > TUNING.follow.rim_moved:
             before = gate.rim_places(then.homography, then.image_size)
-            return gate.rim_sides(gate.rim_unlike_after_move(seen.surroundings, before, small, places)), colours
-        return gate.rim_sides(gate.rim_unlike(colours, seen.rim, places)), colours
+            return gate.rim_unlike_after_move(seen.surroundings, before, small, places), samples
+        return gate.rim_unlike(colours, seen.rim, places), samples
 
     def _read(
         self, frame: np.ndarray, now: float, darker: Callable[[], np.ndarray | None] | None, *, remember: bool
@@ -319,17 +321,14 @@ class Observer:
                        and not _glaring(frame, to_image(homography, to_squares(calibration.homography, corners))))
         if hidden and self._agreed is None:  # an arm reaching in over a corner covers its marker, not the rim
             return _covering(hidden, now)
-        sides, rim = self._rim(frame, alignment.calibration)
-        # Following, a hidden marker is something on the rim at its corner (a shadow or a cup over
-        # the card beside the board, as well as a hand): a hand there changes squares near it.
-        corners = {side for name in hidden for side in name.split("-")}
-        sides = tuple(side for side in ("top", "right", "bottom", "left") if side in corners or side in sides)
+        off_rim, rim = self._rim(frame, alignment.calibration)
         if remember:
             self._darker = None
         shot = _Shot(frame, rectify.rectify(frame, homography), homography, now, darker, alignment.message,
                      shorter=not remember)
-        reading = self._follow(shot, sides, hidden) if self._agreed is not None else None
+        reading = self._follow(shot, off_rim, rim, hidden) if self._agreed is not None else None
         if reading is None:
+            sides = _sides(off_rim, hidden)
             if sides:
                 return _on_the_rim(sides, now)
             reading = self._whole(shot)
@@ -376,23 +375,29 @@ class Observer:
             return _arm(arm, now)
         return _read_ok(cells, unsure, now, message)
 
-    def _follow(self, shot: _Shot, rim: tuple[str, ...], covered: tuple[str, ...] = ()) -> BoardReading | None:
+    def _follow(
+        self, shot: _Shot, off_rim: np.ndarray, rim: np.ndarray, covered: tuple[str, ...] = ()
+    ) -> BoardReading | None:
         """The board compared with the agreed picture: only the squares that changed are read,
         among what the rules allow there. None when more than half the board changed (not a
         move: the board is to be read whole).
 
-        rim: the edges where the rim is unlike the agreed rim. Something lying there that covers
-        no square (a cup, a box lid, a tile rack moved beside a narrow border), or a light that
-        changed on the rim as on the squares, does not stop the reading; with squares along that
+        off_rim: the rim patches unlike the agreed rim (`rim`: its samples now); not those whose
+        printed pattern shows as it did under another light (`gate.pattern_kept`: somebody
+        leaning in shades them). Something lying on the rim that covers no square (a cup, a box lid, a tile
+        rack moved beside a narrow border) does not stop the reading; with squares along that
         edge unlike their agreed pictures and read as something else, or with little to spare, it
         is an arm reaching in (fingers come near a pale tile, a sleeve near a dark one), and the
         reading is refused. covered: the corners whose marker is hidden (not by a glare), whose
-        edges count in `rim`; a square near one that changed at all refuses the reading."""
+        edges count as unlike; a square near one that changed at all refuses the reading."""
         frame, top_down, homography, now, darker, message, _ = shot
         assert self.calibration is not None and self.calibration.references is not None
         agreed = self._agreed
         assert agreed is not None
         seen = change.compare(top_down, agreed.picture)
+        if agreed.seen.rim is not None:
+            off_rim = off_rim & ~gate.pattern_kept(rim, agreed.seen.rim)
+        sides = _sides(off_rim, covered)
         flagged = [int(c) for c in np.flatnonzero(seen.changed)]
         if len(flagged) > CELLS // 2:
             return None
@@ -457,8 +462,8 @@ class Observer:
         doubtful = {c for c, verdict in zip(flagged, verdicts, strict=True)
                     if c in unlike and c not in hidden | shaded and verdict.reading.cls is not agreed.cells[c].cls
                     and verdict.reading.confidence < TUNING.first.second_opinion}
-        if set(rim) & {side for c in doubtful for side in _EDGES[c]}:
-            return _on_the_rim(rim, now)
+        if set(sides) & {side for c in doubtful for side in _EDGES[c]}:
+            return _on_the_rim(sides, now)
         unsure = tuple(c for c in changed if cells[c].cls is CellClass.UNKNOWN)
         arm = _arm_in(set(flagged) - self.tall - self.excused, unlike, doubtful)
         if arm:
@@ -608,6 +613,15 @@ class Observer:
 
 
 _BARE = (CellClass.EMPTY_LAND, CellClass.EMPTY_RIVER)
+
+
+def _sides(unlike: np.ndarray, hidden: tuple[str, ...]) -> tuple[str, ...]:
+    """The board's edges something lies on: where rim patches are `unlike` their own, and beside
+    a `hidden` marker (a shadow or a cup over the card beside the board, as well as a hand: a hand
+    there changes squares near it)."""
+    corners = {side for name in hidden for side in name.split("-")}
+    covered = set(gate.rim_sides(unlike)) | corners
+    return tuple(side for side in ("top", "right", "bottom", "left") if side in covered)
 
 
 def _same(a: CellReading, b: CellReading) -> bool:

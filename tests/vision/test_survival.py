@@ -17,7 +17,7 @@ import pytest
 from conftest import SIZE
 
 from vision import calibration as calib
-from vision import geometry, leaders
+from vision import gate, geometry, leaders
 from vision.camera import DARKER
 from vision.observer import Observer
 from vision.reading import CELLS, BoardReading, CellClass, CellReading
@@ -25,7 +25,7 @@ from vision.sim import synthetic, unseen
 from vision.sim.perturbations import Shadow
 from vision.sim.synthetic import CameraPose, CellTruth, Conditions, Scene, Style
 from vision.sim.unseen import Printing
-from vision.sim.unseen_art import LeaderArt, RiverArt, Surface
+from vision.sim.unseen_art import LeaderArt, Pattern, RiverArt, Surface
 
 LEADERS = tuple(cls for cls in CellClass if cls.is_leader)
 
@@ -191,6 +191,57 @@ def test_a_narrow_border_and_things_beside_the_board_do_not_stop_the_reading() -
         reading = table.observer.read(frame)
         assert reading.ok and silent(board, reading) == [], reading.message
         table.observer.agree(shown(board))
+
+
+@pytest.mark.parametrize("pattern", [Pattern.MEANDER, Pattern.ZIGZAG])
+def test_a_printed_border_in_a_shadow_keeps_its_print_an_arm_over_it_does_not(pattern: Pattern) -> None:
+    """Somebody leaning in darkens the rim, the border's print stays: following, such a patch is
+    no arm (`gate.pattern_kept`). An arm of any skin or sleeve over the same place hides it."""
+    printing = printing_where(lambda p: p.board.pattern is pattern and p.board.border_mm > 12)
+    table = Table(printing, seed=5)
+    board = moves(3, seed=1)[-1]
+    calibration = table.observer.calibration
+    assert calibration is not None
+    places = gate.rim_places(calibration.homography, calibration.image_size)
+
+    def samples(frame: np.ndarray) -> np.ndarray:
+        return gate.rim_samples(gate.small_image(frame), places)
+
+    def under(mask: np.ndarray) -> np.ndarray:  # the rim patches an arm covers
+        h, w = mask.shape
+        x = np.clip((places[..., 0] * w).astype(int), 0, w - 1)
+        y = np.clip((places[..., 1] * h).astype(int), 0, h - 1)
+        covered: np.ndarray = mask[y, x].mean(axis=1) > 0.5
+        return covered
+
+    then = samples(table.frame(board))
+    shaded = kept_in_shade = arm = kept_under_arm = 0
+    rng = np.random.default_rng(4)
+    for edge, along in (("bottom", 0.4), ("left", 0.5)):
+        x, y = table.on_edge(edge, along) / np.array(SIZE)
+        shade = replace(table.light, shadows=(Shadow(float(x), float(y), 0.3, 0.25, 20.0, 0.55),))
+        now = samples(table.frame(board, shade))
+        darker = now.mean(axis=(1, 2)) < 0.8 * then.mean(axis=(1, 2))
+        shaded += int(darker.sum())
+        kept_in_shade += int((gate.pattern_kept(now, then) & darker).sum())
+        for _ in range(2):
+            hand = replace(synthetic.random_hand(rng), edge=edge, along=along, reach=0.35)
+            shot = synthetic.render(board, style=printing, size=SIZE, pose=table.pose,
+                                    conditions=replace(table.light, hands=(hand,)), seed=9)
+            covered = under(shot.hand_mask)
+            kept = gate.pattern_kept(samples(shot.frame), then) & covered
+            assert not (kept & np.roll(kept, 1)).any()  # an arm is never two patches kept side by side
+            arm += int(covered.sum())
+            kept_under_arm += int(kept.sum())
+    assert shaded >= 20 and kept_in_shade >= 0.7 * shaded
+    assert arm >= 20 and kept_under_arm <= 0.02 * arm
+
+
+def test_a_plain_border_tells_nothing_of_a_shadow() -> None:
+    """Without a print, a darker patch cannot show that it kept one: it stays unlike its agreed self."""
+    rng = np.random.default_rng(1)
+    then = np.full((8, 15, 3), 120.0, np.float32) + rng.normal(0, 1.0, (8, 15, 3)).astype(np.float32)
+    assert not gate.pattern_kept(0.5 * then, then).any()
 
 
 def test_a_bumped_board_is_read_whole_though_its_rim_now_shows_the_table() -> None:
