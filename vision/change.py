@@ -164,18 +164,36 @@ def _beyond(top_down: np.ndarray, picture: np.ndarray, surface: np.ndarray) -> t
 
 def _local_median(values: np.ndarray) -> np.ndarray:
     """Values of parts (parts × channels, NaN where unknown) followed locally: the median over the
-    parts within `follow` of each, where a third of them at least are known (else 0)."""
+    parts within `follow` of each (in a corner square, those of other squares: `_crowded`), where
+    a third of them at least are known (else 0)."""
     reach = _T.follow
     grid = values.reshape(ROWS * _PARTS, COLUMNS * _PARTS, -1)
     padded = np.pad(grid, ((reach, reach), (reach, reach), (0, 0)), mode="edge")
     windows = np.lib.stride_tricks.sliding_window_view(padded, (2 * reach + 1, 2 * reach + 1), axis=(0, 1))
-    ordered = np.sort(windows.reshape(*grid.shape, -1), axis=-1)  # NaN sort last
+    around = np.where(_crowded(reach)[:, :, None, :], np.nan, windows.reshape(*grid.shape, -1))
+    ordered = np.sort(around, axis=-1)  # NaN sort last
     count = np.isfinite(ordered).sum(axis=-1, keepdims=True)
     low = np.take_along_axis(ordered, np.maximum(count - 1, 0) // 2, axis=-1)
     high = np.take_along_axis(ordered, count // 2, axis=-1)
     enough = count >= ordered.shape[-1] / 3
     followed: np.ndarray = np.where(enough, (low + high) / 2, 0.0).reshape(len(values), -1)
     return followed
+
+
+@functools.cache
+def _crowded(reach: int) -> np.ndarray:
+    """Where a part's own square would make up more than a third of the parts within `reach` of
+    it (ROWS·_PARTS × COLUMNS·_PARTS × window, bool): beyond the board's edge the edge's parts
+    are repeated, which follows a light changing towards the edge, but in a corner square they
+    are its own, and a piece put down there would pass for the light on it. There its own parts
+    are left out."""
+    rows, columns = ROWS * _PARTS, COLUMNS * _PARTS
+    square = (np.arange(rows)[:, None] // _PARTS) * COLUMNS + np.arange(columns)[None, :] // _PARTS
+    padded = np.pad(square, reach, mode="edge")
+    side = 2 * reach + 1
+    own = np.lib.stride_tricks.sliding_window_view(padded, (side, side)).reshape(rows, columns, -1) == square[..., None]
+    crowded: np.ndarray = own & (own.mean(axis=-1, keepdims=True) > 1 / 3)
+    return crowded
 
 
 def _inner(per_pixel: np.ndarray, px: int) -> np.ndarray:

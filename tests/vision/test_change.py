@@ -48,6 +48,22 @@ def test_a_smooth_change_of_light_is_measured_whatever_changed_on_a_few_squares(
     assert np.abs(measured / gain - 1).max() < 0.03 and np.abs(glare).max() < 3
 
 
+def test_a_piece_put_down_in_a_corner_is_no_change_of_light() -> None:
+    """Each part's light is followed from the parts around it; a pale piece covering a corner
+    square, or one in the middle, is left out of it like any changed square."""
+    for seed in (1, 2):
+        agreed = board(seed)
+        gain = smooth_gain(agreed.shape)
+        now = relit(agreed, gain, noise=2.0, seed=seed)
+        pieces = (0, 15, 160, 175, 20, 90)
+        for cell in pieces:  # a pale piece through which a little of the board's pattern shows
+            square(now, cell)[:] = np.clip(0.35 * square(now, cell).astype(np.float32) + 140, 0, 255)
+        measured, glare = change.light_change(now, change.reference(agreed))
+        for cell in pieces:
+            assert np.abs(square(measured, cell) / square(gain, cell) - 1).max() < 0.08, cell
+            assert np.abs(square(glare, cell)).max() < 8, cell
+
+
 def glare_spot(shape: tuple[int, ...], x: float, y: float, radius: float, peak: float) -> np.ndarray:
     """A lamp's reflection: white light added, brightest at (x, y) (shares of the picture)."""
     rows, cols = np.mgrid[0 : shape[0], 0 : shape[1]].astype(np.float32)
