@@ -168,10 +168,7 @@ def _local_median(values: np.ndarray) -> np.ndarray:
     a third of them at least are known (else 0)."""
     reach = _T.follow
     grid = values.reshape(ROWS * _PARTS, COLUMNS * _PARTS, -1)
-    padded = np.pad(grid, ((reach, reach), (reach, reach), (0, 0)), mode="edge")
-    windows = np.lib.stride_tricks.sliding_window_view(padded, (2 * reach + 1, 2 * reach + 1), axis=(0, 1))
-    around = np.where(_crowded(reach)[:, :, None, :], np.nan, windows.reshape(*grid.shape, -1))
-    ordered = np.sort(around, axis=-1)  # NaN sort last
+    ordered = np.sort(np.where(_crowded(reach), np.nan, _windows(grid, reach)), axis=-1)  # NaN sort last
     count = np.isfinite(ordered).sum(axis=-1, keepdims=True)
     low = np.take_along_axis(ordered, np.maximum(count - 1, 0) // 2, axis=-1)
     high = np.take_along_axis(ordered, count // 2, axis=-1)
@@ -180,18 +177,25 @@ def _local_median(values: np.ndarray) -> np.ndarray:
     return followed
 
 
+def _windows(grid: np.ndarray, reach: int) -> np.ndarray:
+    """The values within `reach` of each part of a parts grid (rows × columns × channels), the
+    edge's own repeated past the board's edge: rows × columns × channels × window."""
+    padded = np.pad(grid, ((reach, reach), (reach, reach), (0, 0)), mode="edge")
+    side = 2 * reach + 1
+    windows: np.ndarray = np.lib.stride_tricks.sliding_window_view(padded, (side, side), axis=(0, 1))
+    return windows.reshape(*grid.shape, side * side)
+
+
 @functools.cache
 def _crowded(reach: int) -> np.ndarray:
     """Where a part's own square would make up more than a third of the parts within `reach` of
-    it (ROWS·_PARTS × COLUMNS·_PARTS × window, bool): beyond the board's edge the edge's parts
-    are repeated, which follows a light changing towards the edge, but in a corner square they
-    are its own, and a piece put down there would pass for the light on it. There its own parts
-    are left out."""
+    it (rows × columns × 1 × window of parts, bool, as `_windows`): past the board's edge the
+    edge's parts are repeated, which follows a light changing towards the edge, but in a corner
+    square they are its own, and a piece put down there would pass for the light on it. There
+    its own parts are left out."""
     rows, columns = ROWS * _PARTS, COLUMNS * _PARTS
     square = (np.arange(rows)[:, None] // _PARTS) * COLUMNS + np.arange(columns)[None, :] // _PARTS
-    padded = np.pad(square, reach, mode="edge")
-    side = 2 * reach + 1
-    own = np.lib.stride_tricks.sliding_window_view(padded, (side, side)).reshape(rows, columns, -1) == square[..., None]
+    own = _windows(square[..., None], reach) == square[..., None, None]
     crowded: np.ndarray = own & (own.mean(axis=-1, keepdims=True) > 1 / 3)
     return crowded
 
