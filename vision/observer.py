@@ -429,7 +429,11 @@ class Observer:
             reading, was = verdict.reading, agreed.cells[cell]
             if verdict.unchanged:
                 continue
-            if reading.cls is not was.cls and reading.confidence >= TUNING.first.second_opinion:
+            # Not where this picture is burnt out and the agreed one not at all (a lamp switched
+            # on): what is read there comes from the few pixels the glare left, and the darker
+            # picture, compared with a clear agreed picture, tells surely whether it changed.
+            lamp_on = cell in washed and then[cell] < TUNING.dazzled
+            if reading.cls is not was.cls and reading.confidence >= TUNING.first.second_opinion and not lamp_on:
                 seen_changed.add(cell)
             if cell in washed and reading.cls is not was.cls:
                 # What the pixels a glare left fit is no new piece (a burnt-out patch comes near a

@@ -309,6 +309,31 @@ def test_a_change_the_full_exposure_reads_surely_is_not_undone_by_a_darker_pictu
     assert all(seen == "unknown" for _, _, seen in wrong(scene, reading))
 
 
+def test_squares_a_lamp_switched_on_burns_out_hold_what_a_darker_picture_shows_unchanged(style: str) -> None:
+    """A lamp switched on after the agreement burns squares out wholly at full exposure: what
+    that picture reads there comes from the few pixels the glare left (a burnt square less the
+    glare comes out dark, near a black tile or a monument's shade). The darker picture, compared
+    with an agreed picture that was clear there, sees them unchanged: they hold what was agreed
+    and nobody is asked; the piece put down meanwhile is read."""
+    table = Table(style)
+    scene = busy(16)
+    table.agreed(scene)
+    square = free_land(scene)[10]
+    moved = scene.with_cells({square: CellTruth(CellClass.TILE_RED)})
+    assert table.observer.calibration is not None
+    homography = table.observer.calibration.homography
+    for x, y, radius, strength in ((0.3, 0.5, 0.1, 1.2), (0.3, 0.5, 0.1, 1.5), (0.6, 0.3, 0.1, 1.3),
+                                   (0.7, 0.7, 0.12, 1.2)):
+        lit = replace(table.conditions, glare=Glare(x=x, y=y, radius=radius, strength=strength), lamp=0.3)
+        frame = table.frame(moved, lit)
+        burnt = (rectify.cells(rectify.rectify(frame, homography)).max(axis=3) >= TUNING.clipped).mean(axis=(1, 2))
+        assert (burnt >= 0.99).any()  # a square burnt out wholly
+        darker = synthetic.render(moved, style=style, size=SIZE, conditions=lit.exposed(0.5), seed=50).frame
+        reading = table.observer.read(frame, darker=lambda darker=darker: darker)
+        assert reading.ok, reading.message
+        assert reading.changed == (square,) and wrong(moved, reading) == [] and reading.low_confidence == ()
+
+
 @pytest.mark.parametrize(("style", "glare"), [("classic", Glare(0.55, 0.5, 0.16, 1.0)),
                                               ("modern", Glare(0.45, 0.4, 0.14, 1.0))])
 def test_a_wide_reflection_does_not_hide_a_piece_put_down_under_it(style: str, glare: Glare) -> None:
