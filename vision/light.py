@@ -192,8 +192,11 @@ def _least_squares(design: np.ndarray, target: np.ndarray) -> tuple[np.ndarray, 
     leaves unexplained (rms, as a share of the patch's brightness)."""
     usable = (target < _T.clipped_small).astype(np.float32)
     design, target = design * usable, target * usable
-    normal = design.transpose(0, 2, 1) @ design + np.eye(design.shape[-1], dtype=np.float32) * 1e-3
-    fit: np.ndarray = np.linalg.solve(normal, design.transpose(0, 2, 1) @ target)
+    # In float64: where few values are left unclipped the normal matrix is nearly singular, and in
+    # float32 its small ridge is lost beside sums of squared grey levels (numpy then refuses to solve).
+    normal = (design.transpose(0, 2, 1) @ design).astype(np.float64) + np.eye(design.shape[-1]) * 1e-3
+    moments = (design.transpose(0, 2, 1) @ target).astype(np.float64)
+    fit: np.ndarray = np.linalg.solve(normal, moments).astype(np.float32)
     count: np.ndarray = usable.sum(axis=(1, 2))
     residual = np.sqrt(((design @ fit - target) ** 2).sum(axis=(1, 2)) / np.maximum(count, 1.0))
     misfit: np.ndarray = residual / np.maximum(target.sum(axis=(1, 2)) / np.maximum(count, 1.0), 1.0)

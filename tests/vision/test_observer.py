@@ -399,6 +399,23 @@ def test_pieces_in_a_glare_spots_clipped_heart_get_a_second_look(style: str) -> 
     assert first_unsure >= 20 and second_unsure <= first_unsure / 2
 
 
+def test_a_square_burnt_out_but_for_a_sliver_does_not_stop_the_reading() -> None:
+    """A reflection that burns out all of a square but a sliver leaves its light to be fitted on a
+    handful of values: the fit must still be made (it was refused as "Singular matrix", the
+    players told the picture could not be read). The square is unsure, the others are read."""
+    calibration = calibrated("classic")
+    scene = Scene.setup()
+    frame = synthetic.render(scene, size=SIZE, seed=5).frame
+    square = 5 * 16 + 7
+    row, col = divmod(square, 16)
+    (x0, y0), (x1, y1) = (calib.to_image(calibration.homography, np.array(corner, float)[None])[0].astype(int)
+                          for corner in ((col - 0.1, row - 0.1), (col + 1.1, row + 0.8)))
+    frame[y0:y1, x0:x1] = 255
+    reading = Observer(calibration).read(frame)
+    assert reading.ok, reading.message
+    assert _silent_errors(scene, reading) == []
+
+
 def test_squares_a_glare_burnt_out_are_read_again_through_a_shorter_exposure(style: str) -> None:
     """Where a glare saturates the sensor no picture at that exposure shows the piece; the same
     moment through half the exposure does, and the squares left unsure are read from it."""
