@@ -55,6 +55,7 @@ class _Shot(NamedTuple):
     darker: Callable[[], np.ndarray | None] | None
     message: str  # what the alignment had to say
     shorter: bool = False  # the shorter exposure of a moment already read (no hand: that read saw none)
+    look_at: frozenset[int] = frozenset()  # squares to read whatever the comparison with the agreed picture
 
 
 @dataclass(frozen=True)
@@ -304,7 +305,8 @@ class Observer:
         return gate.rim_unlike(colours, seen.rim, places), samples
 
     def _read(
-        self, frame: np.ndarray, now: float, darker: Callable[[], np.ndarray | None] | None, *, remember: bool
+        self, frame: np.ndarray, now: float, darker: Callable[[], np.ndarray | None] | None, *, remember: bool,
+        look_at: frozenset[int] = frozenset(),
     ) -> BoardReading:
         assert self.calibration is not None and self.calibration.references is not None
         size = (frame.shape[1], frame.shape[0])
@@ -325,7 +327,7 @@ class Observer:
         if remember:
             self._darker = None
         shot = _Shot(frame, rectify.rectify(frame, homography), homography, now, darker, alignment.message,
-                     shorter=not remember)
+                     shorter=not remember, look_at=look_at)
         reading = self._follow(shot, off_rim, rim, hidden) if self._agreed is not None else None
         if reading is None:
             sides = _sides(off_rim, hidden)
@@ -340,7 +342,7 @@ class Observer:
 
     def _whole(self, shot: _Shot) -> BoardReading:
         """The whole board read afresh, square by square (`classify`)."""
-        frame, top_down, homography, now, darker, message, _ = shot
+        frame, top_down, homography, now, darker, message, *_ = shot
         assert self.calibration is not None and self.calibration.references is not None
         references = self.calibration.references
         look = classify.classify(top_down, references, self.min_confidence, face_down=self.face_down)
@@ -390,7 +392,7 @@ class Observer:
         is an arm reaching in (fingers come near a pale tile, a sleeve near a dark one), and the
         reading is refused. covered: the corners whose marker is hidden (not by a glare), whose
         edges count as unlike; a square near one that changed at all refuses the reading."""
-        frame, top_down, homography, now, darker, message, _ = shot
+        frame, top_down, homography, now, darker, message, *_ = shot
         assert self.calibration is not None and self.calibration.references is not None
         agreed = self._agreed
         assert agreed is not None
@@ -398,7 +400,7 @@ class Observer:
         if agreed.seen.rim is not None:
             off_rim = off_rim & ~gate.pattern_kept(rim, agreed.seen.rim)
         sides = _sides(off_rim, covered)
-        flagged = [int(c) for c in np.flatnonzero(seen.changed)]
+        flagged = sorted({int(c) for c in np.flatnonzero(seen.changed)} | shot.look_at)
         if len(flagged) > CELLS // 2:
             return None
         near = tuple(c for c in flagged if any(_near(c, corner) for corner in covered))
@@ -478,7 +480,7 @@ class Observer:
         # the move unexplained, and the players are asked).
         if darker is not None and (dazzled & set(unsure) or blind - set(changed)):
             again = list(self._darker_look(darker, tuple(cells), tuple(sorted(set(unsure) | blind)), now,
-                                           seen_changed))
+                                           seen_changed, washed_then))
             # Where the glare left most of a square and the first look read it, what the shorter
             # exposure cannot read (a dark piece at half the light) stays as first read.
             for c in blind - set(unsure):
@@ -562,18 +564,23 @@ class Observer:
         unsure: tuple[int, ...],
         now: float,
         seen_changed: Collection[int] = (),
+        burnt_then: Collection[int] = (),
     ) -> tuple[CellReading, ...]:
         """The squares a glare made unreadable, read again from a shorter exposure, where the
         glare no longer saturates the sensor. Whatever goes wrong with that picture (the camera
         cannot take it, a hand came in), the first reading stands. seen_changed: squares the
-        first picture read surely as holding something else than agreed."""
+        first picture read surely as holding something else than agreed; burnt_then: squares the
+        agreed picture was burnt out on."""
         try:
             frame = darker()
         except CameraError:
             return cells
         if frame is None or frame_problem(frame) is not None:
             return cells
-        again = self._read(frame, now, None, remember=False)
+        # Compared with an agreed picture burnt out there, a change may not show: of the squares the
+        # first picture saw change, those are read among what may stand there whatever the comparison.
+        look_at = frozenset(set(seen_changed) & set(unsure) & set(burnt_then))
+        again = self._read(frame, now, None, remember=False, look_at=look_at)
         if not again.ok or self._darker is None:
             return cells
         assert self.calibration is not None

@@ -13,6 +13,7 @@ from conftest import SIZE, calibrated, cover
 
 from vision import calibration as calib
 from vision import decide, geometry, monuments, rectify
+from vision import observer as observer_module
 from vision.observer import Observer
 from vision.reading import CELLS, COLUMNS, BoardReading, CellClass, CellReading, ReadStatus, block_cells
 from vision.second_look import LOOK_PX, fit_loss, sides
@@ -332,6 +333,31 @@ def test_squares_a_lamp_switched_on_burns_out_hold_what_a_darker_picture_shows_u
         reading = table.observer.read(frame, darker=lambda darker=darker: darker)
         assert reading.ok, reading.message
         assert reading.changed == (square,) and wrong(moved, reading) == [] and reading.low_confidence == ()
+
+
+def test_squares_to_look_at_are_read_whatever_the_comparison_shows(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Compared with an agreed picture a glare burnt out there, a darker picture may show no
+    change where a piece was taken off (game 54's pawn, its body under the burnt-out heart, the
+    bare board around it alike in both). Where the full exposure read a change surely, the darker
+    look asks for those squares to be read among what may stand there whatever the comparison
+    (`look_at`): the square taken off is read bare; without being asked it keeps what was agreed."""
+    table = Table("classic")
+    scene = busy(15)
+    square = free_land(scene)[25]
+    table.agreed(scene.with_cells({square: CellTruth(CellClass.LEADER_GREEN, dynasty="bull")}))
+    compare = observer_module.change.compare
+
+    def blind_there(top_down: np.ndarray, before: object) -> object:
+        seen = compare(top_down, before)  # type: ignore[arg-type]
+        seen.changed[square] = False  # as a comparison with a burnt-out agreed picture shows it
+        return seen
+
+    monkeypatch.setattr(observer_module.change, "compare", blind_there)
+    frame = table.frame(scene)  # the leader taken off
+    kept = table.observer._read(frame, 0.0, None, remember=False)
+    assert kept.ok and kept.cells[square].cls is CellClass.LEADER_GREEN and square not in (kept.changed or ())
+    looked = table.observer._read(frame, 0.0, None, remember=False, look_at=frozenset({square}))
+    assert looked.ok and looked.cells[square].cls is CellClass.EMPTY_LAND and square in (looked.changed or ())
 
 
 @pytest.mark.parametrize(("style", "glare"), [("classic", Glare(0.55, 0.5, 0.16, 1.0)),
