@@ -10,10 +10,10 @@ colours in which those monuments differ.
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Collection
 from typing import TYPE_CHECKING
 
-import cv2
 import numpy as np
 
 from vision.reading import COLOURS
@@ -23,16 +23,25 @@ if TYPE_CHECKING:
     from vision.references import References
 
 MONUMENTS = tuple((a, b) for i, a in enumerate(COLOURS) for b in COLOURS[i + 1 :])
-_BINS = 6  # per channel: coarse enough that a light a little off stays in the same bins
+_BINS = 6  # per channel: coarse enough that a light a little off keeps most of a colour's share
 
 
 def colours(pixels: np.ndarray) -> np.ndarray:
     """How the pixels (any shape, ending in B, G, R under the calibration light) spread over the
-    colour cube: a histogram of _BINS³ shares that sum to 1."""
-    flat = np.clip(pixels.reshape(-1, 1, 3), 0, 255).astype(np.uint8)
-    counts = cv2.calcHist([flat], [0, 1, 2], None, [_BINS] * 3, [0, 256] * 3).ravel()
-    shares: np.ndarray = counts / max(float(counts.sum()), 1.0)
-    return shares
+    colour cube: a histogram of _BINS³ shares that sum to 1, each pixel shared among the eight bins
+    about it by its distance to their centres (a light a little off moves a colour's share into
+    the next bin gradually, never a whole colour at once where it lies near the bins' border)."""
+    place = np.clip(pixels.reshape(-1, 3).astype(np.float32), 0, 255) * (_BINS / 256) - 0.5
+    below = np.floor(place)
+    beyond = place - below  # how far past the centre of the bin below: the share of the bin above
+    shares = np.zeros(_BINS**3)
+    for corner in itertools.product((0, 1), repeat=3):
+        step = np.array(corner)
+        bins = np.clip(below.astype(np.intp) + step, 0, _BINS - 1) @ np.array([_BINS * _BINS, _BINS, 1])
+        weights = np.prod(np.where(step == 1, beyond, 1 - beyond), axis=1)
+        shares += np.bincount(bins, weights=weights, minlength=_BINS**3)
+    result: np.ndarray = shares / max(float(shares.sum()), 1e-9)
+    return result
 
 
 def name(
