@@ -34,10 +34,12 @@ def colours(pixels: np.ndarray) -> np.ndarray:
     place = np.clip(pixels.reshape(-1, 3).astype(np.float32), 0, 255) * (_BINS / 256) - 0.5
     below = np.floor(place)
     beyond = place - below  # how far past the centre of the bin below: the share of the bin above
+    first = below.astype(np.intp)
+    strides = np.array([_BINS * _BINS, _BINS, 1])
     shares = np.zeros(_BINS**3)
     for corner in itertools.product((0, 1), repeat=3):
         step = np.array(corner)
-        bins = np.clip(below.astype(np.intp) + step, 0, _BINS - 1) @ np.array([_BINS * _BINS, _BINS, 1])
+        bins = np.clip(first + step, 0, _BINS - 1) @ strides
         weights = np.prod(np.where(step == 1, beyond, 1 - beyond), axis=1)
         shares += np.bincount(bins, weights=weights, minlength=_BINS**3)
     result: np.ndarray = shares / max(float(shares.sum()), 1e-9)
