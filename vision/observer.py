@@ -824,18 +824,30 @@ def _fourth_quarters(cells: tuple[CellReading, ...], building: frozenset[int] = 
     tall piece leaning out at the rim of the picture may show one quarter too little to be sure of).
     Where the game says a monument may be built now (`building`), two quarters read are enough,
     named or not (the game knows which monument, or asks): leaning out at the picture's rim, a
-    monument's top hides the two quarters beyond it."""
-    filled = list(cells)
+    monument's top hides the two quarters beyond it.
+
+    Blocks with more quarters read are taken first, and no square is filled into a block sharing
+    a square with one taken: a piece covers its own block only. (Beside a monument read whole or
+    nearly, two unread squares in its shadow would otherwise make a second block with two of its
+    quarters, and the six squares, which no set of pieces covers, would all be doubted.)"""
+    whole = []
     for quad in _QUADS:
         read = [c for c in quad if cells[c].cls is CellClass.MONUMENT]
         unread = [c for c in quad if cells[c].cls is CellClass.UNKNOWN]
         names = {cells[c].monument for c in read} - {None}
         named = sum(cells[c].monument is not None for c in read)
         enough, told = (3, TUNING.named_quarters) if not quad <= building else (2, 0)
-        if len(read) >= enough and len(read) + len(unread) == 4 and len(names) <= 1 and named >= told:
-            confidence, colours = min(cells[c].confidence for c in read), next(iter(names), None)
-            for c in unread:
-                filled[c] = CellReading(CellClass.MONUMENT, confidence, None, colours)
+        if len(read) == 4 or (len(read) >= enough and len(read) + len(unread) == 4 and len(names) <= 1
+                              and named >= told):
+            whole.append((quad, read, unread, next(iter(names), None)))
+    filled, taken = list(cells), set[int]()
+    for quad, read, unread, colours in sorted(whole, key=lambda found: -len(found[1])):
+        if quad & taken:
+            continue
+        taken |= quad
+        confidence = min(cells[c].confidence for c in read)
+        for c in unread:
+            filled[c] = CellReading(CellClass.MONUMENT, confidence, None, colours)
     return tuple(filled)
 
 

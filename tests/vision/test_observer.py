@@ -334,6 +334,33 @@ def test_where_the_game_may_build_a_monument_two_quarters_read_make_it_whole() -
     assert read((31,), frozenset(block)) == [CellClass.UNKNOWN] * 4
 
 
+def test_squares_in_a_new_monuments_shadow_make_no_second_block_with_its_quarters() -> None:
+    """A monument built at E9 shades E11 and F11 below it, read unsure; the game says a monument
+    may come there too (two tiles more would make a red block with E10 and F10). E10 and F10 are
+    the first piece's quarters: they fill no second block with the two shaded squares, which stay
+    unread, and the piece stands whole (before, the six squares were all doubted)."""
+    from vision import geometry
+    from vision.observer import _only_what_can_be
+    from vision.reading import CellReading
+
+    rivers = geometry.river_cells()
+    bare = [CellReading(CellClass.EMPTY_RIVER if c in rivers else CellClass.EMPTY_LAND, 1.0) for c in range(176)]
+    piece, shade = (132, 133, 148, 149), (164, 165)  # E9 F9 E10 F10; E11 F11
+    building = frozenset(piece + shade)
+    red_blue = ("red", "blue")
+    for fourth in (CellReading(CellClass.UNKNOWN, 0.4), CellReading(CellClass.MONUMENT, 0.7, None, red_blue)):
+        cells = list(bare)
+        for c in piece:
+            cells[c] = CellReading(CellClass.MONUMENT, 1.0, None, red_blue)
+        cells[133] = fourth  # F9: unread, or read with the rest
+        for c in shade:
+            cells[c] = CellReading(CellClass.UNKNOWN, 0.2)
+        checked = _only_what_can_be(tuple(cells), "standard", building)
+        assert [checked[c].cls for c in piece] == [CellClass.MONUMENT] * 4
+        assert {checked[c].monument for c in piece} == {red_blue}
+        assert [checked[c].cls for c in shade] == [CellClass.UNKNOWN] * 2
+
+
 def test_a_monument_at_the_edge_where_the_game_has_none_is_taken_for_an_arm(monkeypatch) -> None:  # type: ignore[no-untyped-def]
     """A bare arm held still comes near a monument's pale quarters. Where the game says no
     monument stands or may be built, one reaching the board's edge is an arm."""
