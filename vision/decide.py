@@ -24,13 +24,13 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
-from vision import leaders, rings
+from vision import geometry, leaders, rings
 from vision.first_look import confidence_of
 from vision.light import Light
 from vision.reading import CELLS, COLUMNS, ROWS, CellClass, CellReading
 from vision.rectify import PX_PER_SQUARE, cells
 from vision.references import References
-from vision.second_look import LOOK_PX, coarse, fit_loss, nearest, sides
+from vision.second_look import LOOK_PX, coarse, fit_loss, nearest, shaded_fit_loss, sides
 from vision.tuning import TUNING
 
 _T = TUNING.follow
@@ -162,7 +162,7 @@ def decide(
     codes = examples.codes
     changed = set(squares)
 
-    def judge(k: int, cell: int, put: Collection[int]) -> Verdict:
+    def judge(k: int, cell: int, put: Collection[int], shaded: bool = False) -> Verdict:
         setup, was, told = references.setup[cell], agreed[cell].cls, allowed[cell]
         permitted = set(CODES) - {CellClass.UNKNOWN} if told is None else {*told, was} - {CellClass.UNKNOWN}
         # A temple's square was never seen bare at set-up: there other squares' bare land counts.
@@ -188,11 +188,12 @@ def decide(
         looks = np.concatenate([examples.looks[rows[fitted]] * lit[k],
                                 np.array(extra_looks).reshape(len(extra_codes), -1)])
         picked = np.concatenate([labels[fitted], extra_codes]).astype(np.intp)
-        loss = fit_loss(looks, target[k], exact[k])
+        fit = shaded_fit_loss if shaded else fit_loss
+        loss = fit(looks, target[k], exact[k])
         pixels = _ranked(loss, picked, was, unseen, _pixel_confidence, _T.unseen_pixels)
         kept = _away_from(cell, changed, put)
         if kept is not None:
-            loss = fit_loss(looks, target[k], exact[k], kept)
+            loss = fit(looks, target[k], exact[k], kept)
             pixels = _away(pixels, _ranked(loss, picked, was, unseen, _pixel_confidence, _T.unseen_pixels), was)
         verdict = _verdict(by_rings, pixels, bool(blind[k]), min_confidence, was)
         if verdict.reading.cls is CellClass.UNKNOWN and by_rings.cls.is_leader and pixels.cls.is_leader:
@@ -222,7 +223,22 @@ def decide(
     for k, cell in enumerate(squares):
         if put and cell not in put and _facing(cell, changed, put) != _facing(cell, changed):
             verdicts[k] = judge(k, cell, put)
+    # A figure or a monument put down surely shades the squares around it: one of them left unsure
+    # is named again with room for a shadow on every picture (`shaded_fit_loss`).
+    tall = {cell for cell, verdict in zip(squares, verdicts, strict=True) if _tall(verdict, agreed[cell].cls)}
+    for k, cell in enumerate(squares):
+        if verdicts[k].reading.cls is CellClass.UNKNOWN and cell not in tall and geometry.around(cell) & tall:
+            again = judge(k, cell, put, shaded=True)
+            if again.reading.cls is not CellClass.UNKNOWN:
+                verdicts[k] = again
     return verdicts
+
+
+def _tall(verdict: Verdict, was: CellClass) -> bool:
+    """Whether a verdict names a figure or a monument put down surely."""
+    reading = verdict.reading
+    return (not verdict.unchanged and reading.cls is not was and reading.confidence >= _SURELY
+            and (reading.cls.is_leader or reading.cls is CellClass.MONUMENT))
 
 
 _SURELY = TUNING.first.second_opinion  # a confidence with much to spare

@@ -128,6 +128,13 @@ def _cells_marked(board: str, marks: str) -> frozenset[int]:
     return frozenset(r * COLUMNS + c for r, line in enumerate(rows) for c, ch in enumerate(line) if ch in marks)
 
 
+def around(cell: int) -> set[int]:
+    """The squares touching a square, side or corner."""
+    row, col = divmod(cell, COLUMNS)
+    return {r * COLUMNS + c for r in range(max(row - 1, 0), min(row + 2, ROWS))
+            for c in range(max(col - 1, 0), min(col + 2, COLUMNS))} - {cell}
+
+
 def river_cells(board: str = "standard") -> frozenset[int]:
     """The river squares of a printed board."""
     return _cells_marked(board, "~")

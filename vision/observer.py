@@ -464,7 +464,7 @@ class Observer:
         # A figure or a monument put down shades and leans over the squares around it: doubt
         # there is no arm's when the piece itself is read surely.
         shaded = {n for c in changed if (cells[c].cls.is_leader or cells[c].cls is CellClass.MONUMENT)
-                  and cells[c].confidence >= TUNING.first.second_opinion for n in _around(c)}
+                  and cells[c].confidence >= TUNING.first.second_opinion for n in geometry.around(c)}
         doubtful = {c for c, verdict in zip(flagged, verdicts, strict=True)
                     if c in unlike and c not in hidden | shaded and verdict.reading.cls is not agreed.cells[c].cls
                     and verdict.reading.confidence < TUNING.first.second_opinion}
@@ -660,13 +660,6 @@ def _glaring(frame: np.ndarray, corners: np.ndarray) -> bool:
     (x0, y0), (x1, y1) = np.floor(corners.min(axis=0)).astype(int), np.ceil(corners.max(axis=0)).astype(int)
     patch = frame[max(y0, 0) : max(y1, 0), max(x0, 0) : max(x1, 0)]
     return patch.size > 0 and float(np.mean(patch.max(axis=2) >= TUNING.clipped)) >= TUNING.washed
-
-
-def _around(cell: int) -> set[int]:
-    """The squares touching a square, side or corner."""
-    row, col = divmod(cell, COLUMNS)
-    return {r * COLUMNS + c for r in range(max(row - 1, 0), min(row + 2, ROWS))
-            for c in range(max(col - 1, 0), min(col + 2, COLUMNS))} - {cell}
 
 
 def _near(cell: int, corner: str) -> bool:

@@ -168,6 +168,50 @@ def fit_loss(lit: np.ndarray, target: np.ndarray, exact: np.ndarray, kept: np.nd
     return loss
 
 
+def shaded_fit_loss(
+    lit: np.ndarray, target: np.ndarray, exact: np.ndarray, kept: np.ndarray | None = None
+) -> np.ndarray:
+    """As `fit_loss`, on a square a tall piece beside it may shade: each example's brightness may
+    fall as far as `shade_room` allows and change smoothly across the square (a shadow's soft
+    edge, or its corner), as well as its glare. Every example is given the same room, so a piece
+    put down in the shadow fits as well as the bare board it covers would. kept: the pixels that
+    count (None: all)."""
+    k = len(lit)
+    w = (exact if kept is None else exact & kept).astype(np.float32)
+    glare, shade = _glare_terms(), _shade_terms()
+    design = np.concatenate([lit[..., None] * shade[None], np.broadcast_to(glare, (k, *glare.shape))], axis=-1)
+    weighted = design * w[None, :, None]
+    normal = np.einsum("kpi,kpj->kij", weighted, design).astype(np.float64)
+    moments = np.einsum("kpi,p->ki", weighted, target).astype(np.float64)
+    n = float(w.sum())
+    lit_lit = (lit * lit) @ w
+    terms = shade.shape[1]
+    hold = np.empty((k, terms + 3), np.float64)
+    hold[:, :terms] = (_T.hold_brightness * lit_lit / max(n, 1.0) + 1e-3)[:, None]
+    hold[:, terms] = _T.hold_glare * n + 1e-3
+    hold[:, terms + 1:] = _T.hold_slope * n + 1e-3
+    moments[:, 0] += hold[:, 0]  # towards a = 1, no change across the square, no extra glare
+    index = np.arange(terms + 3)
+    normal[:, index, index] += hold
+    fit = np.linalg.solve(normal, moments[..., None])[..., 0].astype(np.float32)
+    brightness = np.clip(fit[:, :terms] @ shade.T, *_T.shade_room)  # at every pixel
+    predicted = lit * brightness + fit[:, terms:] @ glare.T
+    off = target - predicted
+    off = np.where(exact, off, np.maximum(off, 0.0))
+    noise = _T.noise[0] + _T.noise[1] * np.clip(predicted, 0.0, 255.0)
+    each = np.minimum((off / noise) ** 2, _T.outlier)
+    loss: np.ndarray = each.mean(axis=-1) if kept is None else each[:, kept].mean(axis=-1)
+    return loss
+
+
+@functools.cache
+def _shade_terms() -> np.ndarray:
+    """A brightness changing smoothly across a second-look patch, as (pixels · 3) × (1, x, y,
+    xy, x², y²): a shadow's edge, straight or round a corner."""
+    x, y = _glare_terms()[:, 1], _glare_terms()[:, 2]
+    return np.stack([np.ones_like(x), x, y, x * y, x * x, y * y], axis=1)
+
+
 def sides() -> np.ndarray:
     """The pixels (· 3 channels) of a second-look patch along its top, right, bottom and left
     sides: 4 × (LOOK_PX² · 3) bool."""

@@ -65,6 +65,9 @@ class SecondLookTuning:
     hold_slope: float = 0.02  # as hold_glare, for how fast the extra glare changes across the square
     brightness_room: tuple[float, float] = (0.75, 1.33)  # the brightness on a piece against the board's around it
     glare_room: tuple[float, float] = (-25.0, 90.0)  # grey levels: ... and its glare (a spot's heart may hide)
+    # The brightness on a square a tall piece beside it may shade (`shaded_fit_loss`): a figure's or
+    # a monument's shadow under a lamp above the table leaves a third of the light or more.
+    shade_room: tuple[float, float] = (0.35, 1.33)
     burnt_out: float = 0.7  # share of a square washed out beyond which no piece is named on it
     blind: float = 0.95  # ... and beyond which not even the bare board is: too little of its pattern is left
 
