@@ -411,7 +411,21 @@ class Observer:
         washed_then = {c for c in flagged if then[c] >= TUNING.washed}
         # At the shorter exposure, where a square is burnt out in one of the two pictures only,
         # the reflection's change could not be measured (see `_light_now`).
-        gain, glare = self._light_now(top_down, seen, flagged, shot.shorter and washed_then != washed)
+        unmeasured = shot.shorter and washed_then != washed
+        gain, glare = self._light_now(top_down, seen, flagged, unmeasured)
+        # Nor on a changed square burnt out in the agreed picture and not at all now: a reflection
+        # a square or two across went, too small for the smooth change measured over the board to
+        # follow. There alone the light is measured afresh (elsewhere the agreed light holds: the
+        # fresh measurement, from the bare squares around, is the rougher where a square has few).
+        went = {c for c in flagged if then[c] >= TUNING.washed and burnt[c] < TUNING.dazzled}
+        if went:  # ... and its fringe, where it glared without burning the square out
+            glared = rectify.cells(agreed.light.glare[..., None]).reshape(CELLS, -1).mean(axis=1)
+            went |= {c for c in flagged if burnt[c] < TUNING.dazzled and glared[c] > TUNING.first.glare_doubt
+                     and geometry.around(c) & went}
+        if went and not unmeasured:
+            fresh = self._light_now(top_down, seen, flagged, True)
+            at = _pixels_of(sorted(went), top_down.shape[0] // ROWS)
+            gain[at], glare[at] = fresh[0][at], fresh[1][at]
         scene = decide.Scene(top_down, agreed.seen.picture, seen.gain, seen.glare, gain, glare)
         # Where a glare burnt the square out in both pictures nothing shows a change (see below).
         blind = {int(c) for c in np.flatnonzero(scene.blind | (burnt >= TUNING.dazzled))}
@@ -499,9 +513,8 @@ class Observer:
         or went (a white light changing by more than `glare_doubt`, which the agreed picture's
         light tells little of where it was burnt out), measured afresh on the squares agreed to
         be bare. So too when a reflection's change is `unmeasured`: at the shorter exposure, where
-        a square is burnt out in one of the two pictures only (nothing is measured on clipped pixels).
-        Only there: a hand held over a reflection also stops it burning squares out, and the full
-        exposure, read first, has seen no hand."""
+        a square is burnt out in one of the two pictures only (nothing is measured on clipped pixels),
+        and on a changed square burnt out in the agreed picture and not at all now."""
         assert self.calibration is not None and self.calibration.references is not None
         agreed = self._agreed
         assert agreed is not None
@@ -652,6 +665,14 @@ def _burnt(top_down: np.ndarray) -> np.ndarray:
     clipped = rectify.cells(top_down).max(axis=3) >= TUNING.clipped
     share: np.ndarray = clipped.reshape(CELLS, -1).mean(axis=1)
     return share
+
+
+def _pixels_of(squares: Sequence[int], px: int) -> np.ndarray:
+    """Which pixels of a picture seen from above (`px` a square) belong to `squares`."""
+    chosen = np.zeros(CELLS, bool)
+    chosen[list(squares)] = True
+    pixels: np.ndarray = chosen.reshape(ROWS, COLUMNS).repeat(px, axis=0).repeat(px, axis=1)
+    return pixels
 
 
 def _glaring(frame: np.ndarray, corners: np.ndarray) -> bool:

@@ -150,6 +150,33 @@ def test_a_lamp_switched_off_takes_its_reflection_away_and_that_is_no_change(sty
     assert reading.ok and reading.changed == (new,) and wrong(moved, reading) == []
 
 
+@pytest.mark.parametrize("piece", [CellClass.TILE_GREEN, CellClass.LEADER_BLACK, CellClass.TILE_BLACK])
+def test_a_small_reflection_that_went_is_measured_afresh_where_a_piece_was_put(style: str, piece: CellClass) -> None:
+    """A reflection a square or two across, burning part of a bare square out when the board was
+    agreed, is gone (the lamp was turned) when a piece is put down there. Too small for the
+    smooth change of light over the board to follow, its glare was still taken off the picture
+    now: the bare square came out dark, a green or black figure surely (a never-tuned-on game
+    asked about one twice). On a changed square burnt out in the agreed picture and not at all
+    now, the light is measured afresh on the bare squares around."""
+    table = Table(style)
+    scene = busy(5)
+    land = set(free_land(scene))
+    square = next(c for c in sorted(land)[20:] if geometry.around(c) <= land and 1 < c % COLUMNS < COLUMNS - 2)
+    row, col = divmod(square, COLUMNS)
+    x, y = table.at(col + 0.6, row + 0.4)
+    side = float(np.linalg.norm(table.at(col + 1, row) - table.at(col, row)))
+    glare = synthetic.Glare(x / SIZE[0], y / SIZE[1], 0.9 * side / SIZE[0], 0.9)
+    reading = table.observer.read(table.frame(scene, replace(table.conditions, glare=glare)))
+    assert reading.ok, reading.message
+    table.observer.agree(shown(scene))
+    dynasty = "bull" if piece.is_leader else None
+    moved = scene.with_cells({square + 1: CellTruth(piece, dynasty=dynasty)})
+    reading = table.read(moved)
+    assert reading.ok, reading.message
+    assert wrong(moved, reading) == [] and reading.low_confidence == ()
+    assert reading.changed == (square + 1,)
+
+
 def test_a_piece_nudged_by_a_millimetre_or_two_is_no_change_a_new_one_is(style: str) -> None:
     table = Table(style)
     scene = busy(6)
