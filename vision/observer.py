@@ -869,11 +869,14 @@ def _monuments_named(
     cells: list[CellReading], changed: Sequence[int], agreed: Sequence[CellReading], scene: decide.Scene,
     references: References,
 ) -> list[CellReading]:
-    """A monument put down now whose quarters' pictures did not name it, named by the colours of
-    its block (the light now undone) among the monuments that may stand there: of the colour of
-    the tiles it stands on, and none standing elsewhere."""
+    """A monument put down now, named by the colours of its block (the light undone) among the
+    monuments that may stand there: of the colour of the tiles it stands on, and none standing
+    elsewhere. Where its quarters' pictures did not name it, the block's colours do; where they
+    named another monument than the block's colours, neither stands and the game asks which (a
+    never-tuned-on game's four quarters all named red/black for a red/blue monument, whose block's
+    colours were nearest red/blue: the game took the wrong monument without a question)."""
     blocks = [block for block in _monument_blocks([cell.cls is CellClass.MONUMENT for cell in cells])
-              if set(block) & set(changed) and any(cells[c].monument is None for c in block)]
+              if set(block) & set(changed)]
     if not blocks:
         return cells
     patches = rectify.cells(np.maximum(scene.now - scene.glare, 0.0) / np.maximum(scene.gain, 1e-3))
@@ -881,9 +884,10 @@ def _monuments_named(
         tiles = {colour for c in block if (colour := agreed[c].cls.colour) and agreed[c].cls.is_tile}
         elsewhere = {cell.monument for c, cell in enumerate(agreed) if cell.monument and c not in block}
         named = monuments.name(patches[list(block)], monuments.that_may_stand(tiles, elsewhere), references)
-        if named is not None:
+        quarters = {frozenset(m) if m else None for m in (cells[c].monument for c in block)}
+        if named is not None and quarters != {frozenset(named)}:
             for c in block:
-                cells[c] = replace(cells[c], monument=named)
+                cells[c] = replace(cells[c], monument=named if quarters == {None} else None)
     return cells
 
 

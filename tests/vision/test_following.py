@@ -859,3 +859,36 @@ def test_a_figures_shadow_over_the_squares_around_it_is_no_change(corner: tuple[
     reading = read(both)
     assert reading.ok, reading.message
     assert wrong(both, reading) in ([], [(diagonal, "red tile", "unknown")])
+
+
+@pytest.mark.parametrize(("quarters", "block", "named"), [
+    (("red", "black"), ("red", "blue"), None),  # two measures, two monuments: the game asks which
+    (("red", "blue"), ("red", "blue"), ("red", "blue")),
+    (("red", "blue"), None, ("red", "blue")),  # the block's colours unclear: the quarters stand
+    (None, ("red", "blue"), ("red", "blue")),  # the quarters unnamed: the block's colours name it
+    (None, None, None),
+])
+def test_a_new_monument_is_named_only_where_its_quarters_and_its_blocks_colours_agree(
+    monkeypatch: pytest.MonkeyPatch, quarters: tuple[str, str] | None, block: tuple[str, str] | None,
+    named: tuple[str, str] | None,
+) -> None:
+    """A never-tuned-on game's monument built at K1 (red/blue) had all four quarters' pictures
+    nearest red/black, while its block's colours were nearest red/blue: the game took the wrong
+    monument without a question. Two measures naming different monuments name none."""
+    four = block_cells(10)
+    agreed = [CellReading(CellClass.TILE_RED if c in four else CellClass.EMPTY_LAND, 1.0) for c in range(CELLS)]
+    cells = [CellReading(CellClass.MONUMENT, 1.0, None, quarters) if c in four else agreed[c] for c in range(CELLS)]
+    asked: list[tuple[tuple[str, str], ...]] = []
+
+    def block_colours(patches: np.ndarray, candidates: tuple[tuple[str, str], ...], references: object) -> object:
+        asked.append(candidates)
+        return block
+
+    monkeypatch.setattr(observer_module.monuments, "name", block_colours)
+    picture = np.zeros((11 * rectify.PX_PER_SQUARE, 16 * rectify.PX_PER_SQUARE, 3), np.uint8)
+    light = np.ones(picture.shape, np.float32)
+    scene = decide.Scene(picture, picture, light, light[..., 0], light, 0 * light)
+    result = observer_module._monuments_named(cells, list(four), agreed, scene, None)  # type: ignore[arg-type]
+    assert asked == [(("red", "blue"), ("red", "green"), ("red", "black"))]  # of the tiles' colour
+    assert {result[c].monument for c in four} == {named}
+    assert all(result[c].cls is CellClass.MONUMENT for c in four)
