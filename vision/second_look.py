@@ -160,6 +160,13 @@ def fit_loss(lit: np.ndarray, target: np.ndarray, exact: np.ndarray, kept: np.nd
     fit[:, 0] = np.clip(fit[:, 0], *_T.brightness_room)
     fit[:, 1] = np.clip(fit[:, 1], *_T.glare_room)
     predicted = fit[:, :1] * lit + fit[:, 1:] @ terms.T
+    return _misfit(predicted, target, exact, kept)
+
+
+def _misfit(predicted: np.ndarray, target: np.ndarray, exact: np.ndarray, kept: np.ndarray | None) -> np.ndarray:
+    """How badly each prediction (K × pixels) explains target: the mean squared error in units of
+    the noise expected at its brightness, each pixel's capped (a neighbour's overhang); clipped
+    pixels (not `exact`) need only be reached; over the pixels `kept` (None: all)."""
     off = target - predicted
     off = np.where(exact, off, np.maximum(off, 0.0))
     noise = _T.noise[0] + _T.noise[1] * np.clip(predicted, 0.0, 255.0)
@@ -196,12 +203,7 @@ def shaded_fit_loss(
     fit = np.linalg.solve(normal, moments[..., None])[..., 0].astype(np.float32)
     brightness = np.clip(fit[:, :terms] @ shade.T, *_T.shade_room)  # at every pixel
     predicted = lit * brightness + fit[:, terms:] @ glare.T
-    off = target - predicted
-    off = np.where(exact, off, np.maximum(off, 0.0))
-    noise = _T.noise[0] + _T.noise[1] * np.clip(predicted, 0.0, 255.0)
-    each = np.minimum((off / noise) ** 2, _T.outlier)
-    loss: np.ndarray = each.mean(axis=-1) if kept is None else each[:, kept].mean(axis=-1)
-    return loss
+    return _misfit(predicted, target, exact, kept)
 
 
 @functools.cache
