@@ -430,7 +430,7 @@ class Observer:
         # Where a glare burnt the square out in both pictures nothing shows a change (see below).
         blind = {int(c) for c in np.flatnonzero(scene.blind | (burnt >= TUNING.dazzled))}
         verdicts = decide.decide(
-            scene, flagged, agreed.cells, _in_blocks(self._allowed(), set(flagged) | blind),
+            scene, flagged, agreed.cells, _in_blocks(self._allowed(), set(flagged) | blind, agreed.cells),
             self.calibration.references, self._pictures(), self.min_confidence,
         )
         # Squares a glare burnt out, now or in the agreed picture (a lamp switched on or off): doubt
@@ -796,19 +796,25 @@ _IN_BLOCKS = frozenset({CellClass.MONUMENT, CellClass.FACE_DOWN})
 
 
 def _in_blocks(
-    allowed: Sequence[Collection[CellClass] | None], changing: set[int]
+    allowed: Sequence[Collection[CellClass] | None], changing: set[int], agreed: Sequence[CellReading]
 ) -> Sequence[Collection[CellClass] | None]:
     """What may stand on each square, but no new monument or face-down tile where no 2×2 block
     holds the square whose four squares may have changed (`changing`) and may each hold one: a
     monument covers a block, and the four tiles beneath turn face down together. (No picture of
     a face-down tile is ever shown, so it would otherwise count as a rival to whatever such a
-    square shows: bare land in the shadow of a leader beside it.)"""
+    square shows: bare land in the shadow of a leader beside it.) Nor a face-down tile where bare
+    board was agreed: a tile would have to be put down there and turned over before the monument
+    covering it in one look, and the camera reads still boards (a bare square a little changed,
+    fitting its agreed picture best, was doubted against that rival)."""
     def building(c: int) -> bool:
         told = allowed[c]
         return told is None or bool(_IN_BLOCKS & set(told))
 
     blocks = {c for quad in _QUADS if quad <= changing and all(map(building, quad)) for c in quad}
-    return [told if told is None or c in blocks or not _IN_BLOCKS & set(told) else frozenset(told) - _IN_BLOCKS
+    return [told if told is None
+            else frozenset(told) - _IN_BLOCKS if c not in blocks and _IN_BLOCKS & set(told)
+            else frozenset(told) - {CellClass.FACE_DOWN} if agreed[c].cls in _BARE and CellClass.FACE_DOWN in told
+            else told
             for c, told in enumerate(allowed)]
 
 
