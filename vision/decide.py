@@ -236,9 +236,8 @@ def decide(
 
 def _tall(verdict: Verdict, was: CellClass) -> bool:
     """Whether a verdict names a figure or a monument put down surely."""
-    reading = verdict.reading
-    return (not verdict.unchanged and reading.cls is not was and reading.confidence >= _SURELY
-            and (reading.cls.is_leader or reading.cls is CellClass.MONUMENT))
+    cls = verdict.reading.cls
+    return _put_surely(verdict, was) and (cls.is_leader or cls is CellClass.MONUMENT)
 
 
 _SURELY = TUNING.first.second_opinion  # a confidence with much to spare
@@ -284,9 +283,12 @@ def _new_piece(verdict: Verdict, was: CellClass) -> bool:
     """Whether a verdict names a piece put down surely (not bare board, not what was agreed).
     Not a monument: its quarters are each other's neighbours, and one named without the sides
     facing the others was left unsure (a developed game's monument, asked about)."""
-    reading = verdict.reading
-    return (not verdict.unchanged and reading.cls is not was and reading.confidence >= _SURELY
-            and reading.cls not in (*_BARE, CellClass.UNKNOWN, CellClass.MONUMENT))
+    return _put_surely(verdict, was) and verdict.reading.cls not in (*_BARE, CellClass.UNKNOWN, CellClass.MONUMENT)
+
+
+def _put_surely(verdict: Verdict, was: CellClass) -> bool:
+    """Whether a verdict names something else than was agreed, with much to spare."""
+    return not verdict.unchanged and verdict.reading.cls is not was and verdict.reading.confidence >= _SURELY
 
 
 def _away(every: _Ranked, away: _Ranked, was: CellClass) -> _Ranked:

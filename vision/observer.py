@@ -424,7 +424,7 @@ class Observer:
                      and geometry.around(c) & went}
         if went and not unmeasured:
             fresh = self._light_now(top_down, seen, flagged, True)
-            at = _pixels_of(sorted(went), top_down.shape[0] // ROWS)
+            at = _pixels_of(went, top_down.shape[0] // ROWS)
             gain[at], glare[at] = fresh[0][at], fresh[1][at]
         scene = decide.Scene(top_down, agreed.seen.picture, seen.gain, seen.glare, gain, glare)
         # Where a glare burnt the square out in both pictures nothing shows a change (see below).
@@ -667,7 +667,7 @@ def _burnt(top_down: np.ndarray) -> np.ndarray:
     return share
 
 
-def _pixels_of(squares: Sequence[int], px: int) -> np.ndarray:
+def _pixels_of(squares: Collection[int], px: int) -> np.ndarray:
     """Which pixels of a picture seen from above (`px` a square) belong to `squares`."""
     chosen = np.zeros(CELLS, bool)
     chosen[list(squares)] = True
@@ -811,11 +811,16 @@ def _in_blocks(
         return told is None or bool(_IN_BLOCKS & set(told))
 
     blocks = {c for quad in _QUADS if quad <= changing and all(map(building, quad)) for c in quad}
-    return [told if told is None
-            else frozenset(told) - _IN_BLOCKS if c not in blocks and _IN_BLOCKS & set(told)
-            else frozenset(told) - {CellClass.FACE_DOWN} if agreed[c].cls in _BARE and CellClass.FACE_DOWN in told
-            else told
-            for c, told in enumerate(allowed)]
+
+    def narrowed(c: int, told: Collection[CellClass] | None) -> Collection[CellClass] | None:
+        if told is None:
+            return None
+        gone = set() if c in blocks else set(_IN_BLOCKS)
+        if agreed[c].cls in _BARE:
+            gone.add(CellClass.FACE_DOWN)
+        return frozenset(told) - gone if gone & set(told) else told
+
+    return [narrowed(c, told) for c, told in enumerate(allowed)]
 
 
 def _monument_blocks(monument: list[bool]) -> list[tuple[int, int, int, int]]:

@@ -210,7 +210,7 @@ def shaded_fit_loss(
 def _shade_terms() -> np.ndarray:
     """A brightness changing smoothly across a second-look patch, as (pixels · 3) × (1, x, y,
     xy, x², y²): a shadow's edge, straight or round a corner."""
-    x, y = _glare_terms()[:, 1], _glare_terms()[:, 2]
+    _, x, y = _glare_terms().T
     return np.stack([np.ones_like(x), x, y, x * y, x * x, y * y], axis=1)
 
 
