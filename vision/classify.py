@@ -18,16 +18,18 @@ from typing import NamedTuple
 
 import numpy as np
 
+from vision import treasures
 from vision.first_look import Seen, distances, first_look
 from vision.leaders import LEADERS, colour_agrees, shown
 from vision.light import Light
 from vision.reading import CellClass, CellReading
 from vision.rectify import PX_PER_SQUARE, cells
 from vision.references import References
-from vision.second_look import second_look
+from vision.second_look import Fit, second_look
 from vision.tuning import TUNING
 
 _BARE = (CellClass.EMPTY_LAND, CellClass.EMPTY_RIVER)
+_TEMPLE = (CellClass.TILE_RED, CellClass.TREASURE)
 
 
 class Look(NamedTuple):
@@ -65,19 +67,47 @@ def classify(
         if reading.cls is CellClass.UNKNOWN or reading.confidence < TUNING.first.second_opinion
     ]
     dazzled = tuple(int(cell) for cell in np.flatnonzero(seen.washed > TUNING.dazzled))
-    if not doubtful:
-        return Look(_colours_checked(first, top_down, seen, references), (), dazzled)
-    second = second_look(top_down, seen, references, doubtful, face_down)
+    second = (
+        dict(zip(doubtful, second_look(top_down, seen, references, doubtful, face_down), strict=True))
+        if doubtful
+        else {}
+    )
     cells = list(first)
     obscured = []
-    for cell, fit in zip(doubtful, second, strict=True):
+    for cell, fit in second.items():
         unread = first[cell].cls is CellClass.UNKNOWN
         if fit.confidence >= min_confidence and (unread or fit.cls is not first[cell].cls):
             cells[cell] = CellReading(fit.cls, fit.confidence, None, fit.monument)
         pattern = fit.misfit < TUNING.second.pattern_fit
         if unread and not (pattern if fit.cls in _BARE else fit.confidence >= min_confidence):
             obscured.append(cell)
+    found = _treasures_found(cells, seen, references, second)
+    obscured = [cell for cell in obscured if cell not in found]
     return Look(_colours_checked(tuple(cells), top_down, seen, references), tuple(obscured), dazzled)
+
+
+def _treasures_found(cells: list[CellReading], seen: Seen, references: References, second: dict[int, Fit]) -> set[int]:
+    """Temple squares read as a red tile, or left unread between a red tile and a treasure, that
+    show their treasure's own colours (`treasures.shown`) are read as holding it, in `cells`: a
+    treasure put down near the tile's edge leaves most of the square to the tile. Which squares."""
+    colours = references.treasure_colours
+    temples = [
+        cell
+        for cell, reading in enumerate(cells)
+        if references.setup[cell] is CellClass.TREASURE
+        and seen.washed[cell] <= TUNING.dazzled  # where a glare clipped them, colours tell nothing
+        and (reading.cls is CellClass.TILE_RED
+             or (reading.cls is CellClass.UNKNOWN and cell in second and second[cell].cls in _TEMPLE))
+    ]
+    if colours is None or not temples:
+        return set()
+    found = set()
+    for cell, share in zip(temples, treasures.shown(seen.patches[temples], colours), strict=True):
+        if share >= TUNING.treasure_shown:
+            # Just sure enough at the least share, fully from twice it.
+            cells[cell] = CellReading(CellClass.TREASURE, min(1.0, share / (2 * TUNING.treasure_shown)))
+            found.add(cell)
+    return found
 
 
 def _colours_checked(

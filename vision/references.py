@@ -16,7 +16,7 @@ from typing import Any, Protocol
 
 import numpy as np
 
-from vision import monuments, picture
+from vision import monuments, picture, treasures
 from vision.leaders import LEADERS, SIGNATURE, channel_steps
 from vision.light import Light, cell_colours
 from vision.reading import CELLS, COLUMNS, ROWS, CellClass
@@ -90,6 +90,14 @@ class References:
         names, codes = self.named(CellClass.MONUMENT, "monument")
         start, _ = self.class_ranges[CellClass.MONUMENT]
         return {name: monuments.colours(self.looks[start + np.flatnonzero(codes == i)]) for i, name in enumerate(names)}
+
+    @functools.cached_property
+    def treasure_colours(self) -> treasures.TreasureColours | None:
+        """The colours only this table's treasures show (`treasures.learn`), None if there are none."""
+        def looks(cls: CellClass) -> np.ndarray:
+            return self.looks[[i for i, c in enumerate(self.classes) if c is cls]]
+
+        return treasures.learn(looks(CellClass.TREASURE), looks(CellClass.TILE_RED), TUNING.treasure_least)
 
     @functools.cached_property
     def coarse_looks_squared(self) -> np.ndarray:

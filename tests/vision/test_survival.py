@@ -310,7 +310,8 @@ def test_a_treasure_anywhere_on_its_temple_is_seen_taken() -> None:
 
 def test_a_treasure_put_down_elsewhere_on_its_temple_than_at_calibration_is_not_read_a_tile() -> None:
     """A new game at a table calibrated before: every treasure stands somewhere else on its
-    temple than it stood in the set-up picture, and the board is read whole (no agreed picture)."""
+    temple than it stood in the set-up picture, and the board is read whole (no agreed picture).
+    Before its own colours were looked for anywhere on the square, 4 of these 40 were left unsure."""
     printing = unseen.random_printing(571923311)  # coins, some put down near the temple's edge
     table = Table(printing, seed=4)
     temples = sorted(geometry.start_temple_cells())
@@ -321,7 +322,7 @@ def test_a_treasure_put_down_elsewhere_on_its_temple_than_at_calibration_is_not_
         assert reading.ok, reading.message
         assert silent(Scene.setup(), reading) == []
         read += [reading.cells[c].cls is CellClass.TREASURE for c in temples]
-    assert sum(read) >= 0.85 * len(read)
+    assert all(read)
 
 
 @pytest.mark.parametrize(("edge", "radius"), [("right", 0.12), ("bottom", 0.12), ("top", 0.2), ("left", 0.2)])
