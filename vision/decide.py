@@ -223,14 +223,20 @@ def decide(
     for k, cell in enumerate(squares):
         if put and cell not in put and _facing(cell, changed, put) != _facing(cell, changed):
             verdicts[k] = judge(k, cell, put)
-    # A figure or a monument put down surely shades the squares around it: one of them left unsure
-    # is named again with room for a shadow on every picture (`shaded_fit_loss`).
+    # A figure or a monument put down surely shades the squares around it: one of them left unsure,
+    # or read as a piece put down, is named again with room for a shadow on every picture
+    # (`shaded_fit_loss`). The unsure one takes what it is named; the other only what was agreed
+    # there (a pawn's shadow across a corner of bare land came near a plain tile by its rings).
     tall = {cell for cell, verdict in zip(squares, verdicts, strict=True) if _tall(verdict, agreed[cell].cls)}
     for k, cell in enumerate(squares):
-        if verdicts[k].reading.cls is CellClass.UNKNOWN and cell not in tall and geometry.around(cell) & tall:
-            again = judge(k, cell, put, shaded=True)
-            if again.reading.cls is not CellClass.UNKNOWN:
-                verdicts[k] = again
+        was, cls = agreed[cell].cls, verdicts[k].reading.cls
+        piece = cls is not was and cls not in (*_BARE, CellClass.UNKNOWN)
+        if cell in tall or not geometry.around(cell) & tall or not (cls is CellClass.UNKNOWN or piece):
+            continue
+        again = judge(k, cell, put, shaded=True)
+        named = again.reading.cls
+        if (named is was) if piece else (named is not CellClass.UNKNOWN):
+            verdicts[k] = again
     return verdicts
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import functools
 
+import cv2
 import numpy as np
 import pytest
 
@@ -53,3 +54,13 @@ def cover(frame: np.ndarray, corners: np.ndarray) -> None:
 @pytest.fixture(params=["classic", "modern"])
 def style(request: pytest.FixtureRequest) -> str:
     return str(request.param)
+
+
+def shadowed(frame: np.ndarray, centre: tuple[float, float], axes: tuple[float, float], angle: float,
+             blur: float, darkness: float) -> np.ndarray:
+    """The frame with a soft shadow over it: an ellipse (centre and half-axes in pixels, turned by
+    `angle` degrees), its edge blurred by `blur` pixels, taking away `darkness` of the light."""
+    shade = np.zeros(frame.shape[:2], np.float32)
+    cv2.ellipse(shade, (int(centre[0]), int(centre[1])), (int(axes[0]), int(axes[1])), angle, 0, 360, 1.0, -1)
+    shade = cv2.GaussianBlur(shade, (0, 0), blur)[..., None]
+    return (frame * (1 - darkness * shade)).astype(np.uint8)

@@ -6,10 +6,9 @@ from __future__ import annotations
 import functools
 from dataclasses import replace
 
-import cv2
 import numpy as np
 import pytest
-from conftest import SIZE, calibrated, cover
+from conftest import SIZE, calibrated, cover, shadowed
 
 from vision import calibration as calib
 from vision import decide, geometry, monuments, rectify
@@ -84,16 +83,6 @@ class Table:
 
     def read(self, scene: Scene, conditions: Conditions | None = None) -> BoardReading:
         return self.observer.read(self.frame(scene, conditions))
-
-
-def shadowed(frame: np.ndarray, centre: tuple[float, float], axes: tuple[float, float], angle: float,
-             blur: float, darkness: float) -> np.ndarray:
-    """The frame with a soft shadow over it: an ellipse (centre and half-axes in pixels, turned by
-    `angle` degrees), its edge blurred by `blur` pixels, taking away `darkness` of the light."""
-    shade = np.zeros(frame.shape[:2], np.float32)
-    cv2.ellipse(shade, (int(centre[0]), int(centre[1])), (int(axes[0]), int(axes[1])), angle, 0, 360, 1.0, -1)
-    shade = cv2.GaussianBlur(shade, (0, 0), blur)[..., None]
-    return (frame * (1 - darkness * shade)).astype(np.uint8)
 
 
 def wrong(scene: Scene, reading: BoardReading) -> list[tuple[int, str, str]]:
