@@ -94,10 +94,9 @@ class References:
     @functools.cached_property
     def treasure_colours(self) -> treasures.TreasureColours | None:
         """The colours only this table's treasures show (`treasures.learn`), None if there are none."""
-        def looks(cls: CellClass) -> np.ndarray:
-            return self.looks[[i for i, c in enumerate(self.classes) if c is cls]]
-
-        return treasures.learn(looks(CellClass.TREASURE), looks(CellClass.TILE_RED), TUNING.treasure_least)
+        treasure, red = (self.looks[slice(*self.class_ranges.get(cls, (0, 0)))]
+                         for cls in (CellClass.TREASURE, CellClass.TILE_RED))
+        return treasures.learn(treasure, red, TUNING.treasure_least)
 
     @functools.cached_property
     def coarse_looks_squared(self) -> np.ndarray:
