@@ -6,7 +6,9 @@ may stand there now (`Observer.candidates`): the agreed picture of the square it
 changed after all: a glare moved, a shadow fell), its own bare board as the set-up picture showed
 it, the pieces shown at calibration, and the pieces this table showed at earlier agreements
 (`vision.memory`). Each picture may take a little more or less light and some glare, as the
-second look of an absolute read allows (`second_look.fit_loss`); a square beside a piece put down
+second look of an absolute read allows (`second_look.fit_loss`), but the agreed picture itself
+only as bright as the light says, give or take (`FollowTuning.still_darkest`), unless a tall
+piece agreed around or a wide shadow may darken it; a square beside a piece put down
 is named without its side facing that piece (its side or its shadow reaches over that side: see
 `_facing`), but whether its agreed picture still fits best is judged on every pixel (the edge of a
 hand held still). The class whose picture fits best
@@ -30,7 +32,7 @@ from vision.light import Light
 from vision.reading import CELLS, COLUMNS, ROWS, CellClass, CellReading
 from vision.rectify import PX_PER_SQUARE, cells
 from vision.references import References
-from vision.second_look import LOOK_PX, coarse, fit_loss, nearest, shaded_fit_loss, sides
+from vision.second_look import LOOK_PX, coarse, fit_loss, fitted_brightness, nearest, shaded_fit_loss, sides
 from vision.tuning import TUNING
 
 _T = TUNING.follow
@@ -104,6 +106,7 @@ class Verdict(NamedTuple):
     reading: CellReading
     unchanged: bool  # the agreed picture fits best: the square holds what was agreed
     dazzled: bool  # burnt out now: a shorter exposure may show it
+    darker: bool = False  # the agreed picture fitted best, but only darker than the light says
 
 
 class _Ranked(NamedTuple):
@@ -188,14 +191,23 @@ def decide(
         looks = np.concatenate([examples.looks[rows[fitted]] * lit[k],
                                 np.array(extra_looks).reshape(len(extra_codes), -1)])
         picked = np.concatenate([labels[fitted], extra_codes]).astype(np.intp)
-        fit = shaded_fit_loss if shaded else fit_loss
-        loss = fit(looks, target[k], exact[k])
-        pixels = _ranked(loss, picked, was, unseen, _pixel_confidence, _T.unseen_pixels)
+        def fit(kept: np.ndarray | None = None) -> tuple[_Ranked, _Ranked, np.ndarray]:
+            """The pixels' choice with the agreed picture however dark, and without it where
+            it fits only in a shadow nothing casts (with those losses)."""
+            loss = (shaded_fit_loss if shaded else fit_loss)(looks, target[k], exact[k], kept)
+            every = _ranked(loss, picked, was, unseen, _pixel_confidence, _T.unseen_pixels)
+            if shaded or cell not in unshaded:
+                return every, every, loss
+            loss[-1] = np.inf
+            return every, _ranked(loss, picked, was, unseen, _pixel_confidence, _T.unseen_pixels), loss
+
+        however, pixels, loss = fit()
         kept = _away_from(cell, changed, put)
         if kept is not None:
-            loss = fit(looks, target[k], exact[k], kept)
-            pixels = _away(pixels, _ranked(loss, picked, was, unseen, _pixel_confidence, _T.unseen_pixels), was)
+            away_however, away, loss = fit(kept)
+            however, pixels = _away(however, away_however, was), _away(pixels, away, was)
         verdict = _verdict(by_rings, pixels, bool(blind[k]), min_confidence, was)
+        verdict = verdict._replace(darker=however.unchanged and not pixels.unchanged)
         if verdict.reading.cls is CellClass.UNKNOWN and by_rings.cls.is_leader and pixels.cls.is_leader:
             # Both measures see a figure, not surely of which colour: a disc whose colour shows only
             # in its rim weighs little in either. The surer one's colour stands where the leader
@@ -216,6 +228,14 @@ def decide(
                 verdict = Verdict(CellReading(CellClass.UNKNOWN, 0.0), False, verdict.dazzled)
         return verdict
 
+    # The agreed picture fitting a square only far darker than the light says is a shadow's: one
+    # a tall piece agreed around casts (a new one's are looked at below), or a wide one, a hand's
+    # or somebody's leaning in, darkening the squares around too. On a square alone, nothing
+    # casts it: it does not fit.
+    too_dark = {cell for k, cell in enumerate(squares) if agreed[cell].cls is not CellClass.UNKNOWN
+                and fitted_brightness(before[k][None], target[k], exact[k])[0] < _T.still_darkest}
+    unshaded = {cell for cell in too_dark if not geometry.around(cell) & too_dark
+                and not any(_casts_shadow(agreed[c].cls) for c in geometry.around(cell))}
     verdicts = [judge(k, cell, ()) for k, cell in enumerate(squares)]
     # Pieces put down surely: beside them a square is named without the sides facing them, where
     # other changed squares beside it (the shadow of the same piece) made every pixel count.
@@ -242,8 +262,11 @@ def decide(
 
 def _tall(verdict: Verdict, was: CellClass) -> bool:
     """Whether a verdict names a figure or a monument put down surely."""
-    cls = verdict.reading.cls
-    return _put_surely(verdict, was) and (cls.is_leader or cls is CellClass.MONUMENT)
+    return _put_surely(verdict, was) and _casts_shadow(verdict.reading.cls)
+
+
+def _casts_shadow(cls: CellClass) -> bool:
+    return cls.is_leader or cls is CellClass.MONUMENT
 
 
 _SURELY = TUNING.first.second_opinion  # a confidence with much to spare

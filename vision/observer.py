@@ -470,8 +470,9 @@ class Observer:
         cells = [agreed.cells[c] if c in unchanged else checked[c] for c in range(CELLS)]
         cells = _monuments_named(cells, changed, agreed.cells, scene, self.calibration.references)
         # Unlike their agreed pictures: the squares flagged but those the agreed picture still fits
-        # best (a neighbour's piece overhanging a corner, a shadow, a glare that moved) ...
-        unlike = {c for c, verdict in zip(flagged, verdicts, strict=True) if not verdict.unchanged}
+        # best (a neighbour's piece overhanging a corner, a shadow, a glare that moved), if only
+        # darker than the light says (not taken as unchanged, but nothing laid over it either) ...
+        unlike = {c for c, verdict in zip(flagged, verdicts, strict=True) if not (verdict.unchanged or verdict.darker)}
         # ... and of those, the ones read as something else than agreed with little to spare, or
         # not read at all (a piece put down and read surely, or one nudged and read as itself,
         # or bare board where a glare went, is no doubt).

@@ -58,6 +58,23 @@ def test_the_rough_fit_is_the_least_squares_fit_of_a_brightness_and_a_glare() ->
     assert int(np.argmin(loss[:, 0])) == example
 
 
+def test_how_bright_an_example_is_fitted_counts_its_brightness_and_its_glare_together() -> None:
+    """A picture darker by a fifth, or as bright with a glare of 30 grey levels taken off it: the
+    first is fitted at 0.8 of its own brightness; the second at its mean less 30, over its mean,
+    within the hold towards no extra glare. Over the pixels that count only."""
+    rng = np.random.default_rng(2)
+    pixels = second_look.LOOK_PX * second_look.LOOK_PX * 3
+    example = rng.uniform(120, 240, pixels).astype(np.float32)
+    exact = np.ones(pixels, bool)
+    darker = second_look.fitted_brightness(example[None], 0.8 * example, exact)
+    assert darker[0] == pytest.approx(0.8, abs=0.01)
+    without_glare = second_look.fitted_brightness(example[None], example - 30, exact)
+    assert without_glare[0] == pytest.approx((example.mean() - 30) / example.mean(), abs=0.02)
+    half = np.arange(pixels) < pixels // 2
+    target = np.where(half, example, 0.5 * example)  # the other half laid over: not counted
+    assert second_look.fitted_brightness(example[None], target, exact, half)[0] == pytest.approx(1.0, abs=0.01)
+
+
 @pytest.mark.parametrize("style", ["classic", "modern"])
 def test_fitting_only_the_examples_ranked_first_picks_what_fitting_them_all_picks(
     style: str, monkeypatch: pytest.MonkeyPatch

@@ -284,6 +284,24 @@ def test_a_lamp_switched_on_throwing_a_glare_several_squares_across() -> None:
         table.observer.agree(shown(board))
 
 
+@pytest.mark.parametrize("seed", [3, 4])
+def test_a_plain_tile_put_down_under_a_glare_that_stays_is_never_the_bare_land_it_covers(seed: int) -> None:
+    """A never-tuned-on game (printing 141): a lamp's glare had stood over E5-E7 since before the
+    last agreement; a stained black tile put down there, washed pale by it, fitted its bare
+    square's agreed picture a fifth darker better than any tile's picture, and the game went on
+    without the tile, telling nobody. Only a figure or a monument casts a shadow: with none
+    around, the agreed picture fits no darker than the light says."""
+    printing = unseen.random_printing(141)
+    table = Table(printing, seed=seed, pose=unseen.random_pose(np.random.default_rng([141, 1]), printing, SIZE))
+    lamp = replace(table.light, glare=synthetic.Glare(0.40, 0.46, 0.17, 0.74))
+    before = Scene.setup().with_cells({68: CellTruth(CellClass.TILE_BLACK), 83: CellTruth(CellClass.TILE_RED)})
+    table.follow([before], lamp)
+    for cell in (69, 84, 85, 100):  # F5, E6, F6, E7
+        after = before.with_cells({cell: CellTruth(CellClass.TILE_BLACK)})
+        reading = table.observer.read(table.frame(after, lamp))
+        assert reading.ok and silent(after, reading) == [], reading.message
+
+
 def test_a_monument_and_its_shadow_on_the_squares_beside_it() -> None:
     """A tall piece throws its shadow on its neighbours: they did not change."""
     table = Table(printing_where(lambda p: p.board.river is RiverArt.DRAWN))
