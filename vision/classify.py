@@ -121,6 +121,7 @@ def _colours_checked(
     brightness = cells(seen.undone.brightness[..., None], PX_PER_SQUARE)[leaders].mean(axis=(1, 2, 3))
     checked = list(readings)
     for colour, light, cell in zip(colours, brightness, leaders, strict=True):
-        if not colour_agrees(readings[cell].cls, colour, float(light), seen.tint, references):
+        reading = readings[cell]
+        if not colour_agrees(reading.cls, colour, float(light), seen.tint, references, reading.confidence):
             checked[cell] = CellReading(CellClass.UNKNOWN, 0.0)
     return tuple(checked)

@@ -224,7 +224,7 @@ def decide(
             # A figure turned and leaning as no picture was may come nearer another colour's
             # pictures: it must show its colour (see `leaders.colour_agrees`).
             colour, light = leaders.shown(np.stack([raw[k], gain[k]]), references)
-            if not leaders.colour_agrees(cls, colour, 1.0, light, references):
+            if not leaders.colour_agrees(cls, colour, 1.0, light, references, confidence):
                 verdict = Verdict(CellReading(CellClass.UNKNOWN, 0.0), False, verdict.dazzled)
         return verdict
 

@@ -42,23 +42,28 @@ def shown(patches: np.ndarray, references: References) -> np.ndarray:
 
 
 def colour_agrees(
-    cls: CellClass, colour: np.ndarray, brightness: float, tint: np.ndarray, references: References
+    cls: CellClass, colour: np.ndarray, brightness: float, tint: np.ndarray, references: References,
+    confidence: float,
 ) -> bool:
-    """Whether a leader of colour `cls` shows that colour (`colour`: what the square shows in the
-    leader ring, see `shown`). Both looks weigh a figure's outline and symbol as much as its
-    colour, and a figure turned and leaning as no example was can come nearer another colour's; a
-    glare, which adds the same to every channel, leaves the steps between channels as they were.
-    The steps must be nearest `cls`'s examples' under the square's light, or the black leader's (a
-    figure in a shadow the light does not follow closely shows little colour) if it still shows a
-    good part of its own colour. A colour nearer one the examples do not tell from `cls`
-    (`told_apart`) says nothing."""
+    """Whether a leader of colour `cls`, read with `confidence`, shows that colour (`colour`: what
+    the square shows in the leader ring, see `shown`). Both looks weigh a figure's outline and
+    symbol as much as its colour, and a figure turned and leaning as no example was can come
+    nearer another colour's; a glare, which adds the same to every channel, leaves the steps
+    between channels as they were. The steps must be nearest `cls`'s examples' under the square's
+    light, or the black leader's (a figure in a shadow the light does not follow closely shows
+    little colour) if it still shows a good part of its own colour. Nearer a colour the examples
+    do not tell from `cls` (`told_apart`), the ring says nothing: the looks must then be sure with
+    much to spare (every disc with a coloured rim has the same outline, and a guess between two
+    rims alike is a legal move nobody made)."""
     seen = channel_steps(colour)
     expected = {
         leader: channel_steps(brightness * tint * example) for leader, example in references.leader_colours.items()
     }
     nearest = min(expected, key=lambda leader: float(np.sum((seen - expected[leader]) ** 2)))
-    if nearest is cls or not told_apart(cls, nearest, references):
+    if nearest is cls:
         return True
+    if not told_apart(cls, nearest, references):
+        return confidence >= TUNING.first.second_opinion
     if cls is CellClass.LEADER_BLACK:
         return False
     pale = TUNING.leaders.pale * np.linalg.norm(expected[cls])

@@ -61,9 +61,9 @@ def test_a_leader_shows_the_colour_of_its_examples_in_the_ring_that_tells_them_a
         assert seen[1] == 1.0, (cls, seen)
         in_ring = leaders.shown(figure[None], references)[0]
         white = np.ones(3, np.float32)
-        assert leaders.colour_agrees(cls, in_ring, 1.0, white, references)
+        assert leaders.colour_agrees(cls, in_ring, 1.0, white, references, 1.0)
         others = [other for other in COLOURS if other is not cls]
-        assert not any(leaders.colour_agrees(other, in_ring, 1.0, white, references) for other in others)
+        assert not any(leaders.colour_agrees(other, in_ring, 1.0, white, references, 1.0) for other in others)
 
 
 def test_a_colour_between_two_leaders_colours_is_named_without_confidence() -> None:

@@ -503,13 +503,13 @@ def test_a_leader_is_not_named_a_colour_it_does_not_show(style: str) -> None:
     white = np.ones(3, np.float32)
     for glare in (0.0, 60.0):
         blue, black = shown(CellClass.LEADER_BLUE, glare), shown(CellClass.LEADER_BLACK, glare)
-        assert leaders.colour_agrees(CellClass.LEADER_BLUE, blue, 1.0, white, references)
+        assert leaders.colour_agrees(CellClass.LEADER_BLUE, blue, 1.0, white, references, 1.0)
         for other in (CellClass.LEADER_GREEN, CellClass.LEADER_RED, CellClass.LEADER_BLACK):
-            assert not leaders.colour_agrees(other, blue, 1.0, white, references)
-        assert leaders.colour_agrees(CellClass.LEADER_BLACK, black, 1.0, white, references)
+            assert not leaders.colour_agrees(other, blue, 1.0, white, references, 1.0)
+        assert leaders.colour_agrees(CellClass.LEADER_BLACK, black, 1.0, white, references, 1.0)
         grey = np.full_like(blue, 120.0 + glare)
-        assert leaders.colour_agrees(CellClass.LEADER_BLACK, grey, 1.0, white, references)
-        assert not leaders.colour_agrees(CellClass.LEADER_BLUE, grey, 1.0, white, references)
+        assert leaders.colour_agrees(CellClass.LEADER_BLACK, grey, 1.0, white, references, 1.0)
+        assert not leaders.colour_agrees(CellClass.LEADER_BLUE, grey, 1.0, white, references, 1.0)
 
 
 def test_a_treasure_in_a_glare_is_not_read_as_its_bare_temple_square() -> None:
