@@ -164,6 +164,14 @@ def decide(
     blind = scene.blind[index]
     codes = examples.codes
     changed = set(squares)
+    # The agreed picture fitting a square only far darker than the light says is a shadow's: one
+    # a tall piece agreed around casts (a new one's are looked at below), or a wide one, a hand's
+    # or somebody's leaning in, darkening the squares around too. On a square alone, nothing
+    # casts it: it does not fit.
+    too_dark = {cell for k, cell in enumerate(squares) if agreed[cell].cls is not CellClass.UNKNOWN
+                and fitted_brightness(before[k][None], target[k], exact[k])[0] < _T.still_darkest}
+    unshaded = {cell for cell in too_dark if not geometry.around(cell) & too_dark
+                and not any(_casts_shadow(agreed[c].cls) for c in geometry.around(cell))}
 
     def judge(k: int, cell: int, put: Collection[int], shaded: bool = False) -> Verdict:
         setup, was, told = references.setup[cell], agreed[cell].cls, allowed[cell]
@@ -228,14 +236,6 @@ def decide(
                 verdict = Verdict(CellReading(CellClass.UNKNOWN, 0.0), False, verdict.dazzled)
         return verdict
 
-    # The agreed picture fitting a square only far darker than the light says is a shadow's: one
-    # a tall piece agreed around casts (a new one's are looked at below), or a wide one, a hand's
-    # or somebody's leaning in, darkening the squares around too. On a square alone, nothing
-    # casts it: it does not fit.
-    too_dark = {cell for k, cell in enumerate(squares) if agreed[cell].cls is not CellClass.UNKNOWN
-                and fitted_brightness(before[k][None], target[k], exact[k])[0] < _T.still_darkest}
-    unshaded = {cell for cell in too_dark if not geometry.around(cell) & too_dark
-                and not any(_casts_shadow(agreed[c].cls) for c in geometry.around(cell))}
     verdicts = [judge(k, cell, ()) for k, cell in enumerate(squares)]
     # Pieces put down surely: beside them a square is named without the sides facing them, where
     # other changed squares beside it (the shadow of the same piece) made every pixel count.

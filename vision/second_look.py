@@ -135,7 +135,7 @@ def fit_loss(lit: np.ndarray, target: np.ndarray, exact: np.ndarray, kept: np.nd
     (near a glare spot's heart it changes quickly); exact: the pixels not clipped (the others
     need only be reached). Least squares over the exact pixels, held towards a = 1 and no extra
     glare. kept: the pixels that count (None: all)."""
-    fit = fitted_light(lit, target, exact, kept)
+    fit = _fitted_light(lit, target, exact, kept)
     fit[:, 0] = np.clip(fit[:, 0], *_T.brightness_room)
     fit[:, 1] = np.clip(fit[:, 1], *_T.glare_room)
     predicted = fit[:, :1] * lit + fit[:, 1:] @ _glare_terms().T
@@ -148,14 +148,14 @@ def fitted_brightness(
     """How bright each example (K) is as `fit_loss` fits it, unbounded, against as it came: its
     brightness and its glare together (a darker picture with a glare taken off is darker still),
     over the pixels that count."""
-    fit = fitted_light(lit, target, exact, kept)
+    fit = _fitted_light(lit, target, exact, kept)
     w = (exact if kept is None else exact & kept).astype(np.float32)
     predicted = fit[:, :1] * lit + fit[:, 1:] @ _glare_terms().T
     brightness: np.ndarray = (predicted @ w) / np.maximum(lit @ w, 1e-6)
     return brightness
 
 
-def fitted_light(lit: np.ndarray, target: np.ndarray, exact: np.ndarray, kept: np.ndarray | None = None) -> np.ndarray:
+def _fitted_light(lit: np.ndarray, target: np.ndarray, exact: np.ndarray, kept: np.ndarray | None = None) -> np.ndarray:
     """`fit_loss`'s brightness, glare and the glare's slopes (K × 4) of each example, unbounded."""
     k = len(lit)
     w = (exact if kept is None else exact & kept).astype(np.float32)
