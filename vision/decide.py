@@ -247,11 +247,15 @@ def decide(
     # or read as a piece put down, is named again with room for a shadow on every picture
     # (`shaded_fit_loss`). The unsure one takes what it is named; the other only what was agreed
     # there (a pawn's shadow across a corner of bare land came near a plain tile by its rings).
+    # So does a wide shadow, somebody leaning in: squares side by side, each fitted by its agreed
+    # picture only far darker than the light followed from around them says (`too_dark`).
     tall = {cell for cell, verdict in zip(squares, verdicts, strict=True) if _tall(verdict, agreed[cell].cls)}
+    wide = too_dark - unshaded
     for k, cell in enumerate(squares):
         was, cls = agreed[cell].cls, verdicts[k].reading.cls
         piece = cls is not was and cls not in (*_BARE, CellClass.UNKNOWN)
-        if cell in tall or not geometry.around(cell) & tall or not (cls is CellClass.UNKNOWN or piece):
+        shaded = cell in wide or bool(geometry.around(cell) & tall)
+        if cell in tall or not shaded or not (cls is CellClass.UNKNOWN or piece):
             continue
         again = judge(k, cell, put, shaded=True)
         named = again.reading.cls

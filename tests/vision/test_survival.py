@@ -48,13 +48,15 @@ def calibrated(style: Style, pose: CameraPose, light: Conditions) -> calib.Calib
 class Table:
     """One table: a printing (or an edition), a camera hung where it is, the evening's light."""
 
-    def __init__(self, style: Style, seed: int = 3, pose: CameraPose | None = None) -> None:
+    def __init__(self, style: Style, seed: int = 3, pose: CameraPose | None = None,
+                 light: Conditions | None = None) -> None:
         rng = np.random.default_rng(seed)
         self.style = style
         if isinstance(style, str):
             self.pose, self.light = pose or CameraPose(), Conditions(noise_sigma=3.0, piece_jitter=0.04, placement=1)
         else:
             self.pose, self.light = pose or unseen.random_pose(rng, style, SIZE), unseen.evening(rng)
+        self.light = light or self.light
         self.observer = Observer(calibrated(style, self.pose, self.light))
         self.shots = 0
 
@@ -394,6 +396,34 @@ def test_a_soft_shadow_across_the_boards_edge_read_whole_is_not_something_lying_
     assert silent(board, reading) == []
     arm = replace(shade, hands=(synthetic.Hand(edge="bottom", along=0.6, reach=0.45),))
     assert not table.observer.read(table.frame(board, arm)).ok
+
+
+@pytest.mark.parametrize(("seed", "x", "y", "darkness"), [
+    (3, 0.314, 0.267, 0.57),  # the game's own shadow
+    (5, 0.314, 0.267, 0.57),
+    (4, 0.6, 0.3, 0.45),  # further right, crossing the river
+])
+def test_a_long_shadow_of_somebody_leaning_in_is_no_arm_reaching_in(
+    seed: int, x: float, y: float, darkness: float
+) -> None:
+    """A never-tuned-on game (printing 221, its own camera and light): somebody leaning in threw a
+    long shadow, a square and a half wide, from the board's edge across it, too narrow for the
+    light followed from around each square to undo. The bare land in it came near plain tiles
+    and figures and the reading was refused as an arm reaching in, at every look: the game
+    stopped after seven moves. Squares side by side darkened alike are judged with room for a
+    shadow on every picture, and show what was agreed."""
+    printing = unseen.random_printing(221)
+    rng = np.random.default_rng([221, 1])
+    pose = unseen.random_pose(rng, printing, SIZE)
+    table = Table(printing, seed=seed, pose=pose, light=unseen.evening(rng))
+    before = Scene.setup().with_cells({119: CellTruth(CellClass.LEADER_BLUE, dynasty="bull")})  # H8
+    table.follow([before])
+    shade = replace(table.light, shadows=(Shadow(x, y, 0.49, 0.09, 89.4, darkness),))
+    after = before.with_cells({112: CellTruth(CellClass.LEADER_RED, dynasty="bull")})  # A8, at the edge
+    reading = table.observer.read(table.frame(after, shade))
+    assert reading.ok, reading.message
+    assert silent(after, reading) == []
+    assert reading.cells[112].cls is CellClass.LEADER_RED
 
 
 @pytest.mark.parametrize(("square", "darkness", "leader"), [
