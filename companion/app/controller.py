@@ -491,9 +491,17 @@ class Controller:
             return
         if reading is None:
             return
+        self.corrections[cell] = cls
+        marked = self.moment.cells if isinstance(self.moment, Mismatch | Unclear) else ()
+        left = [c for c in marked if c not in self.corrections]
+        if left:
+            # The board is looked at again once the players said what stands on every square the
+            # question marked: with one of them still misread, the rest could explain a move
+            # nobody made, and it would be played before they got to it.
+            self.ui = UiState(pick=next((c for c in left if c > cell), left[0]))
+            return
         self.ui = UiState()
         self.moment = None
-        self.corrections[cell] = cls
         self._reconcile(reading)
 
     def _disagreeing(self) -> tuple[int, ...]:

@@ -186,7 +186,7 @@ def answer(table: Table, controller: Controller) -> bool:
         wrong = [c for c in cells if not table.board[c].fits(controller.reading.cells[c])]
         if not wrong:
             return False  # the board is right and the companion cannot explain it
-        for cell in wrong:  # tap each misread square and say what stands there
+        for cell in cells:  # tap each marked square and say what stands there, misread or not
             controller.handle(UiCommand.pick(cell))
             controller.handle(UiCommand.choose("correct", f"{cell_name(cell)} {table.board[cell].cls.value}"))
         return True

@@ -130,6 +130,22 @@ def test_a_misread_is_corrected_by_tapping_the_square() -> None:
     assert [str(a) for a in controller.game.actions] == ["tile red F11"]
 
 
+def test_a_move_is_looked_for_only_once_every_marked_square_is_answered() -> None:
+    """A tile put down and two squares misread: corrected one at a time, the other misread square
+    and the real tile passed for two actions nobody made, and were played."""
+    controller = Controller(kingdoms())
+    controller.on_reading(board_after("tile red F11", changes={"G11": CellClass.TILE_BLACK,
+                                                               "J3": CellClass.LEADER_BLUE}))
+    assert controller.screen().name == "mismatch"
+    controller.handle(UiCommand.tap(parse_cell("G11")))
+    controller.handle(UiCommand.choose("correct", "G11 empty land"))
+    assert controller.screen().title == "What stands on J3?" and controller.game.actions == ()
+    controller.handle(UiCommand.choose("correct", "J3 empty land"))
+    assert controller.screen().title == "What stands on F11?" and controller.game.actions == ()
+    controller.handle(UiCommand.choose("correct", "F11 red tile"))  # as the camera read it
+    assert [str(a) for a in controller.game.actions] == ["tile red F11"] and controller.moment is None
+
+
 def test_an_unreadable_square_stays_corrected_while_the_camera_cannot_read_it() -> None:
     controller = Controller(kingdoms())
     reading = board_after("tile red F11")
@@ -763,7 +779,7 @@ def test_a_correction_stays_through_a_hand_over_the_board_while_its_square_is_un
     stray[parse_cell("K3")] = Look(CellClass.LEADER_RED)
     watch(controller, eyes, stray)  # meanwhile a leader was put down where none may stand
     controller.handle(UiCommand.choose("correct", "A10 red tile"))
-    assert controller.screen().name == "mismatch" and len(controller.game.actions) == 1
+    assert controller.screen().title == "What stands on K3?" and len(controller.game.actions) == 1
     watch(controller, eyes, lifted)  # the leader lifted again: the camera sees A10 as it was
     assert [str(a) for a in controller.game.actions] == ["tile red C10", "treasure A10"]
     assert controller.moment is None and controller.corrections == {A10: CellClass.TILE_RED}
