@@ -173,7 +173,7 @@ def decide(
     unshaded = {cell for cell in too_dark if not geometry.around(cell) & too_dark
                 and not any(_casts_shadow(agreed[c].cls) for c in geometry.around(cell))}
 
-    def judge(k: int, cell: int, put: Collection[int], shaded: bool = False) -> Verdict:
+    def judge(k: int, cell: int, put: Collection[int], shaded: bool = False, unlit: bool = False) -> Verdict:
         setup, was, told = references.setup[cell], agreed[cell].cls, allowed[cell]
         permitted = set(CODES) - {CellClass.UNKNOWN} if told is None else {*told, was} - {CellClass.UNKNOWN}
         # A temple's square was never seen bare at set-up: there other squares' bare land counts.
@@ -193,7 +193,9 @@ def decide(
         unseen = told is not None and bool(set(told) - seen - {CellClass.UNKNOWN})
         near = np.concatenate([apart[k, rows], np.linalg.norm(np.array(extra_rings) - now_rings[k], axis=1)
                                if extra_rings else np.zeros(0)])
-        by_rings = _ranked(near, labels, was, unseen, confidence_of, _T.unseen_rings)
+        # In a long shadow the light the rings are measured under is not the square's: they tell nothing.
+        by_rings = _Ranked(CellClass.UNKNOWN, 0.0) if unlit else _ranked(
+            near, labels, was, unseen, confidence_of, _T.unseen_rings)
         # The pixels of the pictures nearest in rings (a few poses of each class) and of the extras.
         fitted = nearest(near[: len(rows)], labels[: len(rows)], _T.nearest)
         looks = np.concatenate([examples.looks[rows[fitted]] * lit[k],
@@ -254,10 +256,11 @@ def decide(
     for k, cell in enumerate(squares):
         was, cls = agreed[cell].cls, verdicts[k].reading.cls
         piece = cls is not was and cls not in (*_BARE, CellClass.UNKNOWN)
-        shaded = cell in wide or bool(geometry.around(cell) & tall)
-        if cell in tall or not shaded or not (cls is CellClass.UNKNOWN or piece):
+        # A figure read in a long shadow is judged again too: the shadow may have made it.
+        shaded = cell in wide or (cell not in tall and bool(geometry.around(cell) & tall))
+        if not shaded or not (cls is CellClass.UNKNOWN or piece):
             continue
-        again = judge(k, cell, put, shaded=True)
+        again = judge(k, cell, put, shaded=True, unlit=cell in wide)
         named = again.reading.cls
         if (named is was) if piece else (named is not CellClass.UNKNOWN):
             verdicts[k] = again
