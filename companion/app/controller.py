@@ -480,7 +480,8 @@ class Controller:
             self.correct(which)
 
     def correct(self, text: str) -> None:
-        """"F7 red tile": the players say what stands on a square; the reading is re-examined with it."""
+        """"F7 red tile": the players say what stands on a square; the reading is re-examined with it
+        once they have said so of every square the question marked."""
         reading = self.reading
         name, _, piece = text.partition(" ")
         try:

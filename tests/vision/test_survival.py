@@ -53,10 +53,11 @@ class Table:
         rng = np.random.default_rng(seed)
         self.style = style
         if isinstance(style, str):
-            self.pose, self.light = pose or CameraPose(), Conditions(noise_sigma=3.0, piece_jitter=0.04, placement=1)
+            self.pose = pose or CameraPose()
+            self.light = light or Conditions(noise_sigma=3.0, piece_jitter=0.04, placement=1)
         else:
-            self.pose, self.light = pose or unseen.random_pose(rng, style, SIZE), unseen.evening(rng)
-        self.light = light or self.light
+            self.pose = pose or unseen.random_pose(rng, style, SIZE)
+            self.light = light or unseen.evening(rng)
         self.observer = Observer(calibrated(style, self.pose, self.light))
         self.shots = 0
 
