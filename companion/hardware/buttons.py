@@ -19,6 +19,7 @@ from __future__ import annotations
 import logging
 import math
 import time
+import warnings
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -187,12 +188,18 @@ def open_gpio_buttons(
     pins: Mapping[Key, int] = DEFAULT_PINS, *, pin_factory: Any = None
 ) -> GpioButtons | None:
     """The GPIO buttons, or None (with a log line saying why) on a machine without them."""
-    try:
-        return GpioButtons(post_edge, pins, pin_factory=pin_factory)
-    except ImportError:
-        log.info("gpiozero is not installed: no GPIO buttons, use the keyboard or the touchscreen")
-    except Exception as error:  # gpiozero raises several types for "no GPIO here"
-        log.warning("GPIO buttons unavailable (%s): use the keyboard or the touchscreen", error)
+    # gpiozero warns once for each pin library it tries and cannot use; the reasons belong in the one
+    # line that says why there are no buttons (on a Pi: which library to install), not on stderr.
+    with warnings.catch_warnings(record=True) as tried:
+        warnings.simplefilter("always")
+        try:
+            return GpioButtons(post_edge, pins, pin_factory=pin_factory)
+        except Exception as error:  # gpiozero raises several types for "no GPIO here"
+            if isinstance(error, ModuleNotFoundError) and error.name == "gpiozero":
+                log.info("gpiozero is not installed: no GPIO buttons, use the keyboard or the touchscreen")
+            else:  # its BadPinFactory is an ImportError too: gpiozero is there, no pin library works
+                why = "".join(f"; {w.message}" for w in tried)
+                log.warning("GPIO buttons unavailable (%s%s): use the keyboard or the touchscreen", error, why)
     return None
 
 

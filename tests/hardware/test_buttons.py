@@ -206,6 +206,29 @@ def test_without_gpiozero_the_app_runs_on_keys_and_touch(monkeypatch: pytest.Mon
     assert "use the keyboard or the touchscreen" in caplog.text
 
 
+def test_without_a_pin_library_the_log_says_why_not_that_gpiozero_is_missing(
+        monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture) -> None:
+    import logging
+    import warnings
+
+    from gpiozero.exc import BadPinFactory, PinFactoryFallback
+
+    from companion.hardware import buttons
+
+    def no_pins(*args: object, **kwargs: object) -> None:  # as gpiozero does on a Pi without lgpio
+        warnings.warn(PinFactoryFallback("Falling back from lgpio: No module named 'lgpio'"), stacklevel=1)
+        raise BadPinFactory("Unable to load any default pin factory!")
+
+    caplog.set_level(logging.INFO)
+    monkeypatch.setattr(buttons, "GpioButtons", no_pins)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # the fallback warning is taken into the log line, not shown
+        assert buttons.open_gpio_buttons() is None
+    assert "not installed" not in caplog.text
+    assert "Unable to load any default pin factory!; Falling back from lgpio: No module named 'lgpio'" in caplog.text
+    assert "use the keyboard or the touchscreen" in caplog.text
+
+
 def test_open_gpio_buttons_on_mock_pins() -> None:
     from gpiozero.pins.mock import MockFactory
 
