@@ -493,6 +493,8 @@ class Controller:
         if reading is None:
             return
         self.corrections[cell] = cls
+        # An ambiguous board's squares each fit some move: the one the players say was misread is enough
+        # to look again.
         marked = self.moment.cells if isinstance(self.moment, Mismatch | Unclear) else ()
         left = [c for c in marked if c not in self.corrections]
         if left:

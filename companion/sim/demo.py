@@ -180,7 +180,7 @@ def answer(table: Table, controller: Controller) -> bool:
             if table.agrees(game.state):
                 controller.handle(UiCommand.choose("explain", index))
                 return True
-        return False
+        return _tap_the_misread(table, controller, moment.cells)
     if isinstance(moment, Mismatch | Unclear) and controller.reading is not None:
         cells = moment.cells
         wrong = [c for c in cells if not table.board[c].fits(controller.reading.cells[c])]
@@ -199,6 +199,24 @@ def answer(table: Table, controller: Controller) -> bool:
         return True
     controller.handle(UiCommand.nav("close"))
     return isinstance(moment, Problem | Resuming)
+
+
+def _tap_the_misread(table: Table, controller: Controller, cells: Sequence[int]) -> bool:
+    """None of the ways offered happened: the players tap a square the camera misread and, on the
+    screen that opens, say what stands there. False when none was misread, or the screen has no way."""
+    reading = controller.reading
+    if reading is None:
+        return False
+    wrong = [c for c in cells if not table.board[c].fits(reading.cells[c])]
+    if not wrong:
+        return False
+    cell = wrong[0]  # the board is looked at again at once: any other misread is asked about anew
+    controller.handle(UiCommand.tap(cell))
+    said = UiCommand.choose("correct", f"{cell_name(cell)} {table.board[cell].cls.value}")
+    if not any(b.command == said for b in controller.screen().buttons):
+        return False
+    controller.handle(said)
+    return True
 
 
 # --- one game -------------------------------------------------------------------------------------

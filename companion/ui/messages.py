@@ -159,9 +159,10 @@ def message(title: str, *lines: str, tone: Tone = Tone.INFO, buttons: Sequence[B
                   back=OK)
 
 
-def _on_board(state: GameState, screen: Screen, kind: MarkKind, cells: Sequence[int]) -> Screen:
+def _on_board(state: GameState, screen: Screen, kind: MarkKind, cells: Sequence[int], *,
+              tappable: bool = False) -> Screen:
     """A message with the board picture beside it and the squares concerned marked."""
-    return replace(screen, status=status(state), board=board_view(state, marks(kind, cells)))
+    return replace(screen, status=status(state), board=board_view(state, marks(kind, cells), tappable=tappable))
 
 
 def owed(state: GameState, chores: Sequence[tuple[int, str]], ui: UiState = NO_UI,
@@ -246,15 +247,20 @@ _FORESEEN = frozenset({EventKind.KINGDOMS_UNITED, EventKind.REVOLT_STARTED, Even
 
 def ambiguous(state: GameState, options: Sequence[Foreseen], cells: Sequence[int], ui: UiState = NO_UI) -> Screen:
     """The board can be read more than one way: each way in words with what it leads to; the players say
-    which happened."""
-    lines = ["The board can be read more than one way: which is right?",
+    which happened, or tap the square the camera misread when none did."""
+    if ui.pick is not None:
+        return correct(state, ui.pick, cells, ui)
+    # The way out when none happened is told in the first line: no room for a button beside two long
+    # ways, nor for a line of its own above the order hint at 800×480.
+    lines = ["More than one move fits the board: which? If none, tap the misread square.",
              *(f"{option.words}: {option.outcome}." for option in options)]
     if all(len(option.deeds) > 1 for option in options):
         # Both moves were made before the camera got a look: the players can spare themselves this.
         lines.append("Lift your hand between your two actions and the camera sees which came first.")
     buttons = tuple(Button(option.words, UiCommand.choose("explain", i)) for i, option in enumerate(options))
-    return _on_board(state, message("What happened?", *lines, buttons=buttons, tone=Tone.PROMPT,
-                                    name="ambiguous", ui=ui), MarkKind.DIFFERS, cells)
+    screen = _on_board(state, message("What happened?", *lines, buttons=buttons, tone=Tone.PROMPT,
+                                      name="ambiguous", ui=ui), MarkKind.DIFFERS, cells, tappable=True)
+    return replace(screen, taps=snap_taps(cells, UiCommand.pick, everywhere=True))
 
 
 def takeback(state: GameState, plan: TakeBack, ui: UiState = NO_UI) -> Screen:

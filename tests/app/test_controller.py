@@ -191,6 +191,20 @@ def test_an_ambiguous_board_asks_which_happened() -> None:
     assert controller.state.players[0].points[BLACK.index] == 2
 
 
+def test_when_no_way_happened_the_misread_square_is_tapped_and_put_right() -> None:
+    controller = Controller(kingdoms())
+    # Player 1 put a settlement on C5; the camera takes the bare land of D5 for another.
+    controller.on_reading(board_after("tile black C5", changes={"D5": CellClass.TILE_BLACK}))
+    screen = controller.screen()
+    assert screen.name == "ambiguous" and controller.game.actions == ()
+    assert "If none, tap the misread square." in screen.lines[0]
+    controller.handle(UiCommand.tap(parse_cell("D5")))  # no button: the board itself is the way out
+    screen = controller.screen()
+    assert screen.title == "What stands on D5?"
+    controller.handle(next(b.command for b in screen.buttons if b.label == "Empty land"))
+    assert [str(a) for a in controller.game.actions] == ["tile black C5"] and controller.moment is None
+
+
 def test_a_board_put_back_offers_the_takeback_and_undo_works() -> None:
     controller = Controller(kingdoms())
     controller.on_reading(board_after("tile red F11"))

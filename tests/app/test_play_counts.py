@@ -2,16 +2,17 @@
 
 from __future__ import annotations
 
+import random
 from collections.abc import Sequence
 from dataclasses import replace
 
 import pytest
 
 from companion.app.controller import Controller
-from companion.rules import Game
+from companion.rules import BLACK, Game, parse_cell, position
 from companion.sim.demo import DemoError, Screens, Stats, answer, play, press
 from companion.sim.table import Blind, PerfectEyes, Table, reading_of
-from companion.tracker import Look, Takeback
+from companion.tracker import Ambiguous, Look, Takeback, expected_cells
 from vision.reading import BoardReading, CellClass, CellReading, ReadStatus
 
 
@@ -144,3 +145,39 @@ def test_the_players_say_whether_a_board_that_seems_to_go_back_did() -> None:
     assert isinstance(controller.moment, Takeback)
     assert answer(table, controller)
     assert list(controller.game.actions) == actions and not isinstance(controller.moment, Takeback)
+
+
+TWO_KINGDOMS = """
+     ABCDEFGHIJKLMNOP
+  1  ................
+  2  ................
+  3  ................
+  4  ................
+  5  ................
+  6  rAk.kBr.........
+  7  ................
+  8  ................
+  9  ................
+ 10  ................
+ 11  ................
+"""
+
+
+def _two_kingdoms() -> Game:
+    """Two kingdoms one bare square apart, each with a black leader: a tile there starts a war."""
+    return position(TWO_KINGDOMS, leaders={"A": (0, BLACK), "B": (1, BLACK)}, hands=["rrbkkk", "rrgkkk"])
+
+
+def test_the_players_tap_a_misread_square_when_none_of_the_ways_offered_happened() -> None:
+    """The bare land between two kingdoms read surely as a unification tile: a temple or a settlement
+    could have been put there. Neither was: the players tap the square and say it is bare; nothing is
+    played."""
+    truth = _two_kingdoms()
+    table = Table(truth, random.Random(0), list(expected_cells(truth.state)))
+    controller = Controller(_two_kingdoms())
+    looks = list(table.board)
+    looks[parse_cell("D6")] = Look(CellClass.UNIFICATION)
+    controller.on_reading(reading_of(looks))
+    assert isinstance(controller.moment, Ambiguous) and len(controller.moment.options) == 2
+    assert answer(table, controller)
+    assert controller.moment is None and controller.game.actions == () and table.agrees(controller.state)

@@ -98,6 +98,21 @@ def test_a_tap_on_a_button_or_a_board_square_gives_its_command(every_screen: tup
     assert renderer.hit((2, LANDSCAPE[1] - 2)) is None  # the margin is nothing
 
 
+@pytest.mark.parametrize("size", [LANDSCAPE, PORTRAIT], ids=["800x480", "720x1280"])
+def test_a_finger_on_the_ambiguous_board_picks_the_square_it_touches(
+    every_screen: tuple[Screen, ...], size: tuple[int, int]
+) -> None:
+    """None of the ways offered happened: the board itself is the way to the misread square."""
+    renderer = Renderer()
+    screen = by_name(every_screen, "ambiguous")
+    renderer.draw(pygame.Surface(size), screen)
+    assert renderer.board is not None
+    b1 = parse_cell("B1")  # one of the two squares the gallery marks
+    tap = renderer.hit(square_rect(renderer.board, b1).center)
+    assert tap == UiCommand.tap(b1)
+    assert screen.resolve(tap) == UiCommand.pick(b1)
+
+
 def test_long_press_on_a_seat_peeks_and_lifting_the_finger_hides(every_screen: tuple[Screen, ...]) -> None:
     renderer = Renderer()
     screen = by_name(every_screen, "scores")
