@@ -33,8 +33,6 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-import numpy as np
-
 from companion.app.controller import Controller
 from companion.rules import Game, final_scores
 from companion.sim.demo import DemoError, Screens, Stats, play, same_tally
@@ -52,11 +50,8 @@ def eyes_for(split: str, style: str, seed: int, size: tuple[int, int], board: st
     """The camera at the table of this game, and what it films in words."""
     if split == "developed":
         return CameraEyes(seed, size=size, board=board, style=style), f"{style} pieces"
-    printing = unseen.random_printing(seed)
-    rng = np.random.default_rng([seed, 1])
-    pose = unseen.random_pose(rng, printing, size)
-    eyes = CameraEyes(seed, size=size, board=board, style=printing, pose=pose, conditions=unseen.evening(rng),
-                      drift=unseen.drift)
+    printing, pose, light = unseen.game_table(seed, size)
+    eyes = CameraEyes(seed, size=size, board=board, style=printing, pose=pose, conditions=light, drift=unseen.drift)
     return eyes, printing.describe()
 
 

@@ -413,10 +413,8 @@ def test_a_long_shadow_of_somebody_leaning_in_is_no_arm_reaching_in(
     and figures and the reading was refused as an arm reaching in, at every look: the game
     stopped after seven moves. Squares side by side darkened alike are judged with room for a
     shadow on every picture, and show what was agreed."""
-    printing = unseen.random_printing(221)
-    rng = np.random.default_rng([221, 1])
-    pose = unseen.random_pose(rng, printing, SIZE)
-    table = Table(printing, seed=seed, pose=pose, light=unseen.evening(rng))
+    printing, pose, light = unseen.game_table(221, SIZE)
+    table = Table(printing, seed=seed, pose=pose, light=light)
     before = Scene.setup().with_cells({119: CellTruth(CellClass.LEADER_BLUE, dynasty="bull")})  # H8
     table.follow([before])
     shade = replace(table.light, shadows=(Shadow(x, y, 0.49, 0.09, 89.4, darkness),))

@@ -410,6 +410,14 @@ def evening(rng: np.random.Generator) -> Conditions:
     )
 
 
+def game_table(seed: int, size: tuple[int, int] = (2028, 1520)) -> tuple[Printing, CameraPose, Conditions]:
+    """The table of the game of this seed (`companion bench game --split unseen`): its printing,
+    where its camera hangs and the evening's light, the same every time."""
+    printing = random_printing(seed)
+    rng = np.random.default_rng([seed, 1])
+    return printing, random_pose(rng, printing, size), evening(rng)
+
+
 def drift(conditions: Conditions, rng: np.random.Generator) -> Conditions:
     """The light a little later: it drifts between pictures; now and then a lamp is switched on
     (a warm light and its glare, which stays where it is) or off again, and somebody's shadow falls
