@@ -9,12 +9,15 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import cache
 from typing import Protocol, cast
 
 import cv2
 import numpy as np
 
 DICTIONARY = cv2.aruco.DICT_4X4_50
+_CELLS = 6  # a marker's cells each way: its 4×4 bits inside a black border one cell wide
+_CELL_PX = 6  # px a cell where a marker is looked at (`shows`)
 # One marker per board corner, as the camera sees the board with its title edge at the top.
 CORNER_IDS = {"top-left": 0, "top-right": 1, "bottom-right": 2, "bottom-left": 3}
 
@@ -72,3 +75,45 @@ def detect(gray: np.ndarray) -> list[Marker]:
         Marker(int(i), np.asarray(c, dtype=np.float32).reshape(4, 2))
         for i, c in zip(ids.ravel(), corners, strict=True)
     ]
+
+
+def _smooth_away() -> np.ndarray:
+    """The matrix that takes away from a marker's _CELLS × _CELLS cell values (raveled) what a
+    smooth quadratic surface over it explains, least squares: a glare's or a shadow's light across
+    the card."""
+    y, x = np.mgrid[0:_CELLS, 0:_CELLS].reshape(2, -1) / (_CELLS - 1) - 0.5
+    surface = np.stack([np.ones_like(x), x, y, x * x, y * y, x * y], axis=1)
+    away: np.ndarray = np.eye(_CELLS * _CELLS) - surface @ np.linalg.pinv(surface)
+    return away
+
+
+_SMOOTH_AWAY = _smooth_away()
+
+
+@cache
+def _pattern(marker_id: int) -> np.ndarray:
+    """The marker's cells, white +1 and black -1, beyond any smooth surface (`_SMOOTH_AWAY`)."""
+    cells = np.where(marker_image(marker_id, _CELLS) > 127, 1.0, -1.0).ravel()
+    pattern: np.ndarray = _SMOOTH_AWAY @ cells
+    pattern.setflags(write=False)
+    return pattern
+
+
+def shows(image: np.ndarray, marker_id: int, corners: np.ndarray) -> float:
+    """How plainly the marker's own pattern shows within these corners of an image (grey or BGR;
+    clockwise from the marker's top-left, as `detect` gives them), where the detector did not find
+    it: the correlation of its cells with the pattern, beyond what a smooth light across it
+    explains. 1: the pattern itself, under any such light; about 0: a hand, or another marker."""
+    side = _CELLS * _CELL_PX
+    square = np.array([[0, 0], [side, 0], [side, side], [0, side]], np.float32)
+    transform = cv2.getPerspectiveTransform(corners.astype(np.float32), square)
+    patch = cv2.warpPerspective(image, transform, (side, side), flags=cv2.INTER_LINEAR)
+    if patch.ndim == 3:
+        patch = cv2.cvtColor(patch, cv2.COLOR_BGR2GRAY)
+    # Each cell's middle: its edges blur into its neighbours'.
+    middle = slice(_CELL_PX // 4, _CELL_PX - _CELL_PX // 4)
+    cells = patch.reshape(_CELLS, _CELL_PX, _CELLS, _CELL_PX)[:, middle, :, middle].mean(axis=(1, 3)).ravel()
+    left = _SMOOTH_AWAY @ cells
+    pattern = _pattern(marker_id)
+    spread = float(np.linalg.norm(left) * np.linalg.norm(pattern))
+    return float(left @ pattern) / spread if spread > 0 else 0.0

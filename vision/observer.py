@@ -16,7 +16,7 @@ from typing import NamedTuple
 import cv2
 import numpy as np
 
-from vision import change, classify, decide, gate, geometry, leaders, light, monuments, rectify, rings
+from vision import aruco, change, classify, decide, gate, geometry, leaders, light, monuments, rectify, rings
 from vision.calibration import MARKER_NAMES, Calibration, align, to_image, to_squares
 from vision.camera import Camera, CameraError
 from vision.memory import Memory
@@ -320,7 +320,7 @@ class Observer:
         homography = alignment.calibration.homography  # also where a hidden marker lies now, as calibrated
         hidden = tuple(MARKER_NAMES[i] for i, corners in calibration.markers.items()
                        if i not in alignment.markers
-                       and not _glaring(frame, to_image(homography, to_squares(calibration.homography, corners))))
+                       and _covered(frame, i, to_image(homography, to_squares(calibration.homography, corners))))
         if hidden and self._agreed is None:  # an arm reaching in over a corner covers its marker, not the rim
             return _covering(hidden, now)
         off_rim, rim = self._rim(frame, alignment.calibration)
@@ -682,6 +682,13 @@ def _glaring(frame: np.ndarray, corners: np.ndarray) -> bool:
     (x0, y0), (x1, y1) = np.floor(corners.min(axis=0)).astype(int), np.ceil(corners.max(axis=0)).astype(int)
     patch = frame[max(y0, 0) : max(y1, 0), max(x0, 0) : max(x1, 0)]
     return patch.size > 0 and float(np.mean(patch.max(axis=2) >= TUNING.clipped)) >= TUNING.washed
+
+
+def _covered(frame: np.ndarray, marker_id: int, corners: np.ndarray) -> bool:
+    """Whether something covers a marker that was not found where it lies (these corners): not
+    when a glare burnt it out, nor when its pattern still shows (a reflection beside the card
+    washed out its white edge, which the detector needs)."""
+    return not _glaring(frame, corners) and aruco.shows(frame, marker_id, corners) < TUNING.marker_shown
 
 
 def _near(cell: int, corner: str) -> bool:

@@ -152,6 +152,12 @@ class Tuning:
     # `treasure_least` of its square: the treasure is coloured like its tile.
     treasure_shown: float = 0.25
     treasure_least: float = 0.02
+    # A marker the detector missed is not covered where its pattern shows this well (`aruco.shows`).
+    # Measured: markers in plain view 0.82-1.0 (0.82 at 3-4 px a cell, blurred); beside a glare that
+    # washed out the card's edge 0.91-1.0 (game 271's 0.998; 0.65-0.75 without the smooth light
+    # taken away); other markers' patterns 0.4 at most; a hand over all of a marker 0.2 at most,
+    # over half of it or most but between the fingers 0.48-0.72.
+    marker_shown: float = 0.75
     light: LightTuning = LightTuning()
     first: FirstLookTuning = FirstLookTuning()
     second: SecondLookTuning = SecondLookTuning()
