@@ -193,9 +193,9 @@ def decide(
         unseen = told is not None and bool(set(told) - seen - {CellClass.UNKNOWN})
         near = np.concatenate([apart[k, rows], np.linalg.norm(np.array(extra_rings) - now_rings[k], axis=1)
                                if extra_rings else np.zeros(0)])
+        ringed = _ranked(near, labels, was, unseen, confidence_of, _T.unseen_rings)
         # In a long shadow the light the rings are measured under is not the square's: they tell nothing.
-        by_rings = _Ranked(CellClass.UNKNOWN, 0.0) if unlit else _ranked(
-            near, labels, was, unseen, confidence_of, _T.unseen_rings)
+        by_rings = _Ranked(CellClass.UNKNOWN, 0.0) if unlit else ringed
         # The pixels of the pictures nearest in rings (a few poses of each class) and of the extras.
         fitted = nearest(near[: len(rows)], labels[: len(rows)], _T.nearest)
         looks = np.concatenate([examples.looks[rows[fitted]] * lit[k],
@@ -218,6 +218,12 @@ def decide(
             however, pixels = _away(however, away_however, was), _away(pixels, away, was)
         verdict = _verdict(by_rings, pixels, bool(blind[k]), min_confidence, was)
         verdict = verdict._replace(darker=however.unchanged and not pixels.unchanged)
+        if unlit and _disputed(verdict, ringed, was, min_confidence):
+            # ... yet a piece the pixels alone name there is not taken where the rings, under the
+            # light followed from around, name another: a piece put down is darker than that light
+            # too, and a disc's colour shows in the pixels' small picture only along its rim (a
+            # green one read blue, surely).
+            verdict = Verdict(CellReading(CellClass.UNKNOWN, 0.0), False, verdict.dazzled)
         if verdict.reading.cls is CellClass.UNKNOWN and by_rings.cls.is_leader and pixels.cls.is_leader:
             # Both measures see a figure, not surely of which colour: a disc whose colour shows only
             # in its rim weighs little in either. The surer one's colour stands where the leader
@@ -265,6 +271,14 @@ def decide(
         if (named is was) if piece else (named is not CellClass.UNKNOWN):
             verdicts[k] = again
     return verdicts
+
+
+def _disputed(verdict: Verdict, by_rings: _Ranked, was: CellClass, min_confidence: float) -> bool:
+    """Whether a verdict names a piece put down (not bare board, not what was agreed) and the
+    rings are sure enough of another piece."""
+    named, ringed = verdict.reading.cls, by_rings.cls
+    return (not verdict.unchanged and named not in (*_BARE, CellClass.UNKNOWN, was)
+            and ringed not in (*_BARE, CellClass.UNKNOWN, named) and by_rings.confidence >= min_confidence)
 
 
 def _tall(verdict: Verdict, was: CellClass) -> bool:

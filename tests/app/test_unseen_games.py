@@ -1,0 +1,40 @@
+"""Moves of the unseen split's games (`companion bench game --split unseen`) that once went wrong,
+played through the camera, the observer and the controller as the benchmark plays them."""
+
+from __future__ import annotations
+
+import os
+
+import pytest
+
+from companion.app.controller import Controller
+from companion.bench.game import eyes_for
+from companion.rules import Game
+from companion.sim.demo import DemoError, Screens, Stats, play
+from companion.sim.table import Table
+
+os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
+os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
+
+SIZE = (2028, 1520)  # the benchmark's: a smaller still shows the table otherwise
+
+
+def test_a_green_leader_taken_for_one_in_a_long_shadow_is_not_read_blue() -> None:
+    # Game 272, coloured discs whose green and blue the leader ring does not tell apart at this
+    # table. The sixth move, a green leader at L1 on the top edge: the bare land agreed there fits
+    # it only far darker than the light followed from around says, and beside the red leader
+    # agreed at K2 the square is taken for one in a long shadow, where the rings say nothing. The
+    # pixels alone read a blue leader there, with much to spare, against the green the rings
+    # named: a legal move nobody made.
+    seed, moves = 272, 6
+    eyes, _ = eyes_for("unseen", "unseen", seed, SIZE, "standard")
+    table = Table.new(3, seed, "standard")
+    controller = Controller(Game.new(3, board="standard", hidden_hands=True))
+    stats = Stats()
+    # `play` compares the companion's game with the table's after every move and stops at the
+    # first difference; given six moves, it stops after the sixth, the game not over.
+    with pytest.raises(DemoError, match=f"did not end within {moves} moves"):
+        play(table, controller, eyes, Screens(), stats, limit=moves)
+    assert stats.silent == 0
+    assert stats.seen == moves
+    assert table.agrees(controller.state)
