@@ -236,10 +236,11 @@ def decide(
         if cls is CellClass.MONUMENT and not verdict.unchanged:
             monument = _monument(loss[: len(fitted)], rows[fitted], examples)
             verdict = verdict._replace(reading=CellReading(cls, confidence, None, monument))
-        if cls in leaders.LEADERS and not verdict.unchanged and cls in references.leader_colours:
+        if not verdict.unchanged and (cls in references.leader_colours or cls in references.tile_colours):
             # A figure turned and leaning as no picture was may come nearer another colour's
-            # pictures: it must show its colour (see `leaders.colour_agrees`).
-            colour, light = leaders.shown(np.stack([raw[k], gain[k]]), references)
+            # pictures, a tile's disc lifted by a reflection the light followed only roughly too:
+            # it must show its colour (see `leaders.colour_agrees`).
+            colour, light = leaders.shown(np.stack([raw[k], gain[k]]), references, cls.is_tile)
             if not leaders.colour_agrees(cls, colour, 1.0, light, references, confidence):
                 verdict = Verdict(CellReading(CellClass.UNKNOWN, 0.0), False, verdict.dazzled)
         return verdict

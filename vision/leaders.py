@@ -1,9 +1,13 @@
-"""Leaders: the colour they show, and the dynasty their symbol shows from close by.
+"""Leaders: the colour they show, and the dynasty their symbol shows from close by; and the
+colour tiles show.
 
 Both looks at a square weigh a figure's outline and symbol as much as its colour; a leader is
 named a colour only when the steps between channels (which a white glare leaves as they were) in
 the ring where this table's leaders show their colour (`References.leader_ring`: the middle of a
-solid figure, the rim of a pale disc) agree with that colour's examples (`colour_agrees`). Its
+solid figure, the rim of a pale disc) agree with that colour's examples (`colour_agrees`). So is
+a tile read with little to spare, in the ring where this table's tiles show theirs
+(`References.tile_ring`): a pale tile's small disc weighs little in either look, and a reflection
+that the light followed only roughly lifts a black disc to a grey as near a green one. Its
 dynasty is read from a close-up
 of the frame, by how the brightness varies around rings about its centre (`name_dynasty`), when
 the calibration showed the dynasties can be told apart from above (`dynasties_readable`).
@@ -27,6 +31,8 @@ if TYPE_CHECKING:
     from vision.references import References
 
 LEADERS = tuple(cls for cls in CellClass if cls.is_leader)
+TILES = tuple(cls for cls in CellClass if cls.is_tile)
+_BLACK = (CellClass.LEADER_BLACK, CellClass.TILE_BLACK)
 
 
 def channel_steps(colour: np.ndarray) -> np.ndarray:
@@ -35,39 +41,48 @@ def channel_steps(colour: np.ndarray) -> np.ndarray:
     return steps
 
 
-def shown(patches: np.ndarray, references: References) -> np.ndarray:
+def shown(patches: np.ndarray, references: References, tiles: bool = False) -> np.ndarray:
     """(n, 3): the mean colour of each square patch (n, px, px, 3) in the ring where this table's
-    leaders show their colour (`References.leader_ring`)."""
-    return rings.colours(patches)[:, references.leader_ring]
+    leaders (or `tiles`) show their colour (`References.leader_ring`, `References.tile_ring`)."""
+    return rings.colours(patches)[:, references.tile_ring if tiles else references.leader_ring]
+
+
+def _colours(cls: CellClass, references: References) -> tuple[dict[CellClass, np.ndarray], float]:
+    """The colour this table's pieces of `cls`'s kind (leaders, or tiles) show in their ring, each
+    colour's, and how far one example strays from its colour's there."""
+    if cls.is_tile:
+        return references.tile_colours, references.tile_spread
+    return references.leader_colours, references.leader_spread
 
 
 def colour_agrees(
     cls: CellClass, colour: np.ndarray, brightness: float, tint: np.ndarray, references: References,
     confidence: float,
 ) -> bool:
-    """Whether a leader of colour `cls`, read with `confidence`, shows that colour (`colour`: what
-    the square shows in the leader ring, see `shown`). Both looks weigh a figure's outline and
-    symbol as much as its colour, and a figure turned and leaning as no example was can come
-    nearer another colour's; a glare, which adds the same to every channel, leaves the steps
-    between channels as they were. The steps must be nearest `cls`'s examples' under the square's
-    light, or the black leader's (a figure in a shadow the light does not follow closely shows
-    little colour) if it still shows a good part of its own colour. Nearer a colour the examples
+    """Whether a leader (or a tile) of colour `cls`, read with `confidence`, shows that colour
+    (`colour`: what the square shows in the leader ring, or the tile ring, see `shown`). Both
+    looks weigh a figure's outline and symbol as much as its colour, and a figure turned and
+    leaning as no example was can come nearer another colour's; a glare, which adds the same to
+    every channel, leaves the steps between channels as they were. The steps must be nearest
+    `cls`'s examples' under the square's light, or the black piece's (a piece in a shadow the
+    light does not follow closely shows little colour) if it still shows a good part of its own
+    colour. Nearer a colour the examples
     do not tell from `cls` (`told_apart`), the ring says nothing: the looks must then be sure with
     much to spare (every disc with a coloured rim has the same outline, and a guess between two
     rims alike is a legal move nobody made)."""
     seen = channel_steps(colour)
     expected = {
-        leader: channel_steps(brightness * tint * example) for leader, example in references.leader_colours.items()
+        piece: channel_steps(brightness * tint * example) for piece, example in _colours(cls, references)[0].items()
     }
-    nearest = min(expected, key=lambda leader: float(np.sum((seen - expected[leader]) ** 2)))
+    nearest = min(expected, key=lambda piece: float(np.sum((seen - expected[piece]) ** 2)))
     if nearest is cls:
         return True
     if not told_apart(cls, nearest, references):
         return confidence >= TUNING.first.second_opinion
-    if cls is CellClass.LEADER_BLACK:
+    if cls in _BLACK:
         return False
     pale = TUNING.leaders.pale * np.linalg.norm(expected[cls])
-    return nearest is CellClass.LEADER_BLACK and bool(np.linalg.norm(seen) >= pale)
+    return nearest in _BLACK and bool(np.linalg.norm(seen) >= pale)
 
 
 def colour_shown(patch: np.ndarray, references: References) -> tuple[CellClass, float] | None:
@@ -85,11 +100,12 @@ def colour_shown(patch: np.ndarray, references: References) -> tuple[CellClass, 
 
 
 def told_apart(a: CellClass, b: CellClass, references: References) -> bool:
-    """Whether this table's leaders of colours a and b show colours that differ clearly more than
-    one leader's strays from its colour's (`References.leader_spread`) at calibration."""
-    colours = references.leader_colours
+    """Whether this table's leaders (or tiles) of colours a and b show colours that differ clearly
+    more than one example strays from its colour's (`References.leader_spread`,
+    `References.tile_spread`) at calibration."""
+    colours, spread = _colours(a, references)
     apart = float(np.linalg.norm(channel_steps(colours[a]) - channel_steps(colours[b])))
-    return apart >= TUNING.leaders.told_apart * references.leader_spread
+    return apart >= TUNING.leaders.told_apart * spread
 
 
 DYNASTY_PX = 48  # px per square when looking closely at a leader's symbol

@@ -21,6 +21,7 @@ from vision import gate, geometry, leaders
 from vision.camera import DARKER
 from vision.observer import Observer
 from vision.reading import CELLS, COLUMNS, BoardReading, CellClass, CellReading
+from vision.rectify import PX_PER_SQUARE
 from vision.sim import synthetic, unseen
 from vision.sim.perturbations import Shadow
 from vision.sim.synthetic import CameraPose, CellTruth, Conditions, Scene, Style
@@ -322,6 +323,55 @@ def test_a_plain_tile_put_down_under_a_glare_that_stays_is_never_the_bare_land_i
         after = before.with_cells({cell: CellTruth(CellClass.TILE_BLACK)})
         reading = table.observer.read(table.frame(after, lamp))
         assert reading.ok and silent(after, reading) == [], reading.message
+
+
+@pytest.mark.parametrize("piece", [CellClass.TILE_BLACK, CellClass.TILE_GREEN, CellClass.TILE_RED])
+def test_a_tile_under_a_reflection_the_light_followed_roughly_is_named_only_the_colour_it_shows(
+    piece: CellClass, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Never-tuned-on game 283 (pale tiles with a coloured disc): a lamp's reflection about a
+    square across had burnt bare A5 nearly out for forty moves, and the light followed from
+    agreement to agreement had traded its glare for brightness there (a brighter light and a
+    stronger glare fit a nearly white square alike): glare 40 grey levels where the reflection
+    added 93, gain 1.37 where the light was 1.02. The glare left on a black tile's disc lifted it
+    to a grey, as near the green disc's pictures as the black one's, and both looks named it
+    green with little to spare: a legal move nobody made. A white glare leaves the steps between
+    channels as they were: the disc shows black. A tile is named only the colour it shows; a
+    green or a red one shows its own."""
+    printing, pose, light = unseen.game_table(283, SIZE)
+    table = Table(printing, pose=pose, light=light)
+    square = 4 * COLUMNS  # A5, at the left edge
+    row, column = divmod(square, COLUMNS)
+    side = geometry.GRID_WIDTH_MM / COLUMNS
+    to_image = pose.table_to_image(SIZE) @ synthetic.board_to_table(light)
+
+    def at(x: float, y: float) -> np.ndarray:
+        seen: np.ndarray = cv2.perspectiveTransform(np.array([[[x * side, y * side]]]), to_image)[0, 0]
+        return seen
+
+    centre = at(column + 0.5, row + 0.5)
+    across = float(np.linalg.norm(at(column + 1, row + 0.5) - at(column, row + 0.5)))
+    reflection = synthetic.Glare(centre[0] / SIZE[0], centre[1] / SIZE[1], 1.07 * across / SIZE[0], 0.48)
+    lamp = replace(light, glare=reflection)
+    measured = Observer._light_now
+    px = PX_PER_SQUARE
+    on = (slice(row * px, (row + 1) * px), slice(column * px, (column + 1) * px))
+
+    def followed(self: Observer, *args: object) -> tuple[np.ndarray, np.ndarray]:
+        gain, glare = measured(self, *args)  # type: ignore[arg-type]
+        glare[on] *= 40 / 93
+        gain[on] *= 1.37 / 1.02
+        return gain, glare
+
+    monkeypatch.setattr(Observer, "_light_now", followed)
+    tiles = frozenset({CellClass.TILE_RED, CellClass.TILE_GREEN, CellClass.TILE_BLACK, CellClass.EMPTY_LAND})
+    table.observer.candidates = tuple(tiles if c == square else None for c in range(CELLS))
+    assert table.observer.read(table.frame(Scene.setup(), lamp)).ok
+    table.observer.agree(shown(Scene.setup()))
+    board = Scene.setup().with_cells({square: CellTruth(piece)})
+    reading = table.observer.read(table.frame(board, lamp))
+    assert reading.ok and reading.changed == (square,), reading.message
+    assert reading.cells[square].cls in ((CellClass.UNKNOWN, piece) if piece is CellClass.TILE_BLACK else (piece,))
 
 
 def test_a_monument_and_its_shadow_on_the_squares_beside_it() -> None:
