@@ -3,9 +3,9 @@
 A monument's quarters each show a part of a tall piece that leans outwards at the rim of the
 picture and may stand turned: their pictures fit the set-up's pictures of its quarters loosely, and
 often fit two monuments alike. Its colours do not care where they lie: the colours of the whole
-block, the light undone, are compared with each monument's at set-up (`name`), among the monuments
-that may stand there (on a kingdom's tiles of one colour, one of the three of that colour), in the
-colours in which those monuments differ.
+block, the light undone and regardless of brightness, are compared with each monument's at set-up
+(`name`), among the monuments that may stand there (on a kingdom's tiles of one colour, one of the
+three of that colour), in the colours in which those monuments differ.
 """
 
 from __future__ import annotations
@@ -23,25 +23,32 @@ if TYPE_CHECKING:
     from vision.references import References
 
 MONUMENTS = tuple((a, b) for i, a in enumerate(COLOURS) for b in COLOURS[i + 1 :])
-_BINS = 6  # per channel: coarse enough that a light a little off keeps most of a colour's share
+_BINS = 8  # per channel's share of a pixel's brightness (0 to 1): an eighth of it a bin
 
 
 def colours(pixels: np.ndarray) -> np.ndarray:
     """How the pixels (any shape, ending in B, G, R under the calibration light) spread over the
-    colour cube: a histogram of _BINS³ shares that sum to 1, each pixel shared among the eight bins
-    about it by its distance to their centres (a light a little off moves a colour's share into
-    the next bin gradually, never a whole colour at once where it lies near the bins' border)."""
-    place = np.clip(pixels.reshape(-1, 3).astype(np.float32), 0, 255) * (_BINS / 256) - 0.5
+    colours regardless of brightness: a histogram of _BINS² shares that sum to 1 of each pixel's
+    blue and green shares of its brightness (its chromaticity). A monument's side turned from the
+    lamp, seen at set-up from another place on the board, is darker than its lit side, not of
+    another colour: brightness would weigh a red monument's shade as much as its top's colour
+    (a red/green monument's red was mostly dark at set-up, a lit red/blue one bright, and a lit
+    red/green block was named red/blue). Pixels near black have no colour to trust: each channel
+    counts `TUNING.monument_dark` grey levels more, so they lean to grey. Each pixel is shared
+    among the four bins about it by its distance to their centres (a light a little off moves a
+    colour's share into the next bin gradually, never a whole colour at once)."""
+    lit = np.clip(pixels.reshape(-1, 3).astype(np.float32), 0, 255) + TUNING.monument_dark
+    place = lit[:, :2] / lit.sum(axis=1, keepdims=True) * _BINS - 0.5
     below = np.floor(place)
     beyond = place - below  # how far past the centre of the bin below: the share of the bin above
     first = below.astype(np.intp)
-    strides = np.array([_BINS * _BINS, _BINS, 1])
-    shares = np.zeros(_BINS**3)
-    for corner in itertools.product((0, 1), repeat=3):
+    strides = np.array([_BINS, 1])
+    shares = np.zeros(_BINS**2)
+    for corner in itertools.product((0, 1), repeat=2):
         step = np.array(corner)
         bins = np.clip(first + step, 0, _BINS - 1) @ strides
         weights = np.prod(np.where(step == 1, beyond, 1 - beyond), axis=1)
-        shares += np.bincount(bins, weights=weights, minlength=_BINS**3)
+        shares += np.bincount(bins, weights=weights, minlength=_BINS**2)
     result: np.ndarray = shares / max(float(shares.sum()), 1e-9)
     return result
 

@@ -83,8 +83,8 @@ class References:
 
     @functools.cached_property
     def monument_colours(self) -> dict[tuple[str, str], np.ndarray]:
-        """How each monument shown at set-up spreads over the colour cube (`monuments.colours`),
-        over all its examples."""
+        """How each monument shown at set-up spreads over the colours regardless of brightness
+        (`monuments.colours`), over all its examples."""
         if CellClass.MONUMENT not in self.class_ranges:  # a set-up that showed no monument
             return {}
         names, codes = self.named(CellClass.MONUMENT, "monument")

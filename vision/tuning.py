@@ -145,7 +145,12 @@ class Tuning:
     # nearest: half what nine in ten of the developed split's 192 monuments showed (6), against
     # the 3 that share a colour (the right one was nearest every time, 188 of them at 3 or more).
     # At 2 a monument leaning out at the picture's top, its top beyond its block, was misnamed.
+    # (Measured on the colour cube's histogram, before colours were taken regardless of brightness.)
     monument_apart: float = 3.0
+    # Grey levels added to each channel before a monument's colours are taken regardless of
+    # brightness (`vision.monuments.colours`): a pixel about this dark leans halfway to grey, its
+    # colour mostly noise and the camera's black level.
+    monument_dark: float = 20.0
     # A temple square shows its treasure when this share of a set-up treasure's own colours shows on
     # it (`vision.treasures`): on the developed split's boards red tiles showed none (185 of 185),
     # treasures 0.91 at the median. No colour is a treasure's own when they fill less than

@@ -17,7 +17,7 @@ import pytest
 from conftest import SIZE, shadowed
 
 from vision import calibration as calib
-from vision import gate, geometry, leaders
+from vision import gate, geometry, leaders, monuments, rectify
 from vision.camera import DARKER
 from vision.observer import Observer
 from vision.reading import CELLS, COLUMNS, BoardReading, CellClass, CellReading
@@ -387,6 +387,27 @@ def test_a_monument_and_its_shadow_on_the_squares_beside_it() -> None:
     # then read as what was agreed there, never as a piece.
     assert set(block) <= changed and len(changed - set(block)) <= 2
     assert silent(monument, readings[1]) == []
+
+
+@pytest.mark.parametrize("colours", [("red", "green"), ("red", "blue"), ("red", "black")])
+def test_a_monument_is_named_by_its_colours_however_bright_its_red(colours: tuple[str, str]) -> None:
+    """Never-tuned-on game 283 (tower monuments): at set-up the red/green monument's red showed
+    mostly its dark side, the red/blue one's its lit side. Built on F3 under a lamp a little
+    warmer than at set-up, a red/green block with a plain green top was named red/blue, its red
+    as bright as that one's: a legal move nobody made. A shade is the same colour darker: the
+    colours are compared regardless of brightness, and each red monument is named its own when
+    its block is a little darker or brighter than at set-up (the light not quite undone)."""
+    printing, pose, light = unseen.game_table(283, SIZE)
+    calibration = calibrated(printing, pose, light)
+    references = calibration.references
+    assert references is not None
+    block = [37, 38, 53, 54]  # F3, G3, F4, G4
+    built = Scene.setup().with_cells({c: CellTruth(CellClass.MONUMENT, monument=colours) for c in block})
+    frame = synthetic.render(built, style=printing, size=SIZE, pose=pose, conditions=light, seed=3).frame
+    patches = rectify.cells(rectify.rectify(frame, calibration.homography).astype(np.float32))[block]
+    named = [monuments.name(patches * gain, monuments.that_may_stand({"red"}, ()), references)
+             for gain in (0.85, 1.0, 1.15, 1.3)]
+    assert named == [colours] * 4
 
 
 def test_a_treasure_anywhere_on_its_temple_is_seen_taken() -> None:
