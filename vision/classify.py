@@ -117,11 +117,13 @@ def _colours_checked(
     leaders = [cell for cell, reading in enumerate(readings) if reading.cls in LEADERS]
     if not leaders:
         return readings
-    colours = shown(cells(top_down, PX_PER_SQUARE)[leaders], references)
+    colours = shown(cells(top_down, PX_PER_SQUARE)[leaders], references.leader_colours)
     brightness = cells(seen.undone.brightness[..., None], PX_PER_SQUARE)[leaders].mean(axis=(1, 2, 3))
     checked = list(readings)
     for colour, light, cell in zip(colours, brightness, leaders, strict=True):
         reading = readings[cell]
-        if not colour_agrees(reading.cls, colour, float(light), seen.tint, references, reading.confidence):
+        if not colour_agrees(
+            reading.cls, colour, float(light), seen.tint, references.leader_colours, reading.confidence
+        ):
             checked[cell] = CellReading(CellClass.UNKNOWN, 0.0)
     return tuple(checked)

@@ -229,19 +229,20 @@ def decide(
             # in its rim weighs little in either. The surer one's colour stands where the leader
             # ring (`leaders.colour_shown`) names it too, with much to spare.
             surer = max(by_rings, pixels, key=lambda measure: measure.confidence)
-            shown = leaders.colour_shown(calibrated[0, k], references)
+            shown = leaders.colour_shown(calibrated[0, k], references.leader_colours)
             if shown is not None and shown[0] is surer.cls and surer.cls in permitted and shown[1] >= _SURELY:
                 verdict = Verdict(CellReading(surer.cls, shown[1]), False, verdict.dazzled)
         cls, confidence = verdict.reading.cls, verdict.reading.confidence
         if cls is CellClass.MONUMENT and not verdict.unchanged:
             monument = _monument(loss[: len(fitted)], rows[fitted], examples)
             verdict = verdict._replace(reading=CellReading(cls, confidence, None, monument))
-        if not verdict.unchanged and (cls in references.leader_colours or cls in references.tile_colours):
+        kind = references.colours_of(cls)
+        if not verdict.unchanged and kind is not None and cls in kind.each:
             # A figure turned and leaning as no picture was may come nearer another colour's
             # pictures, a tile's disc lifted by a reflection the light followed only roughly too:
             # it must show its colour (see `leaders.colour_agrees`).
-            colour, light = leaders.shown(np.stack([raw[k], gain[k]]), references, cls.is_tile)
-            if not leaders.colour_agrees(cls, colour, 1.0, light, references, confidence):
+            colour, light = leaders.shown(np.stack([raw[k], gain[k]]), kind)
+            if not leaders.colour_agrees(cls, colour, 1.0, light, kind, confidence):
                 verdict = Verdict(CellReading(CellClass.UNKNOWN, 0.0), False, verdict.dazzled)
         return verdict
 

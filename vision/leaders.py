@@ -3,21 +3,21 @@ colour tiles show.
 
 Both looks at a square weigh a figure's outline and symbol as much as its colour; a leader is
 named a colour only when the steps between channels (which a white glare leaves as they were) in
-the ring where this table's leaders show their colour (`References.leader_ring`: the middle of a
-solid figure, the rim of a pale disc) agree with that colour's examples (`colour_agrees`). So is
-a tile read with little to spare, in the ring where this table's tiles show theirs
-(`References.tile_ring`): a pale tile's small disc weighs little in either look, and a reflection
-that the light followed only roughly lifts a black disc to a grey as near a green one. Its
-dynasty is read from a close-up
-of the frame, by how the brightness varies around rings about its centre (`name_dynasty`), when
+the ring where this table's leaders show their colour (`Colours.ring`, learnt at calibration:
+the middle of a solid figure, the rim of a pale disc) agree with that colour's examples
+(`colour_agrees`). So is a tile, in the ring where this table's tiles show theirs: a pale tile's
+small disc weighs little in either look, and a reflection that the light followed only roughly
+lifts a black disc to a grey as near a green one. A leader's dynasty is read from a close-up of
+the frame, by how the brightness varies around rings about its centre (`name_dynasty`), when
 the calibration showed the dynasties can be told apart from above (`dynasties_readable`).
 """
 
 from __future__ import annotations
 
 import functools
+import itertools
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 import cv2
 import numpy as np
@@ -41,26 +41,49 @@ def channel_steps(colour: np.ndarray) -> np.ndarray:
     return steps
 
 
-def shown(patches: np.ndarray, references: References, tiles: bool = False) -> np.ndarray:
-    """(n, 3): the mean colour of each square patch (n, px, px, 3) in the ring where this table's
-    leaders (or `tiles`) show their colour (`References.leader_ring`, `References.tile_ring`)."""
-    return rings.colours(patches)[:, references.tile_ring if tiles else references.leader_ring]
+class Colours(NamedTuple):
+    """Where this table's pieces of one kind (leaders, or tiles) show their colour, and what
+    they show there (`learn`)."""
+
+    ring: int  # the ring (`vision.rings`) that tells the colours apart best
+    each: dict[CellClass, np.ndarray]  # each colour's (BGR) in `ring`: the median over its examples
+    spread: float  # how far an example strays from its colour's there, in steps between channels
 
 
-def _colours(cls: CellClass, references: References) -> tuple[dict[CellClass, np.ndarray], float]:
-    """The colour this table's pieces of `cls`'s kind (leaders, or tiles) show in their ring, each
-    colour's, and how far one example strays from its colour's there."""
-    if cls.is_tile:
-        return references.tile_colours, references.tile_spread
-    return references.leader_colours, references.leader_spread
+def learn(examples: dict[CellClass, np.ndarray]) -> Colours:
+    """The colours pieces of one kind show (`examples`: each colour's examples' colour in every
+    ring, examples × rings × 3), in the ring whose steps between channels set the closest two
+    colours furthest apart against how far one example strays from its colour's; the middle
+    where fewer than two colours were shown."""
+    if len(examples) < 2:
+        return at_ring(examples, 0)
+    steps = {cls: channel_steps(each) for cls, each in examples.items()}
+    medians = {cls: np.median(each, axis=0) for cls, each in steps.items()}
+    stray = np.mean(np.concatenate([np.linalg.norm(steps[cls] - medians[cls], axis=2) for cls in steps]), axis=0)
+    closest = np.min([np.linalg.norm(medians[a] - medians[b], axis=1)
+                      for a, b in itertools.combinations(medians, 2)], axis=0)
+    return at_ring(examples, int(np.argmax(closest / np.maximum(stray, 1e-3))))
+
+
+def at_ring(examples: dict[CellClass, np.ndarray], ring: int) -> Colours:
+    """The colours pieces of one kind show in `ring` (`learn`)."""
+    each = {cls: np.median(shown[:, ring], axis=0) for cls, shown in examples.items()}
+    strays = [np.linalg.norm(channel_steps(shown[:, ring]) - channel_steps(each[cls]), axis=1)
+              for cls, shown in examples.items()]
+    return Colours(ring, each, float(np.mean(np.concatenate(strays))) if strays else 0.0)
+
+
+def shown(patches: np.ndarray, kind: Colours) -> np.ndarray:
+    """(n, 3): the mean colour of each square patch (n, px, px, 3) in the ring where pieces of
+    `kind` show their colour."""
+    return rings.colours(patches)[:, kind.ring]
 
 
 def colour_agrees(
-    cls: CellClass, colour: np.ndarray, brightness: float, tint: np.ndarray, references: References,
-    confidence: float,
+    cls: CellClass, colour: np.ndarray, brightness: float, tint: np.ndarray, kind: Colours, confidence: float
 ) -> bool:
     """Whether a leader (or a tile) of colour `cls`, read with `confidence`, shows that colour
-    (`colour`: what the square shows in the leader ring, or the tile ring, see `shown`). Both
+    (`colour`: what the square shows in its `kind`'s ring, see `shown`). Both
     looks weigh a figure's outline and symbol as much as its colour, and a figure turned and
     leaning as no example was can come nearer another colour's; a glare, which adds the same to
     every channel, leaves the steps between channels as they were. The steps must be nearest
@@ -71,13 +94,11 @@ def colour_agrees(
     much to spare (every disc with a coloured rim has the same outline, and a guess between two
     rims alike is a legal move nobody made)."""
     seen = channel_steps(colour)
-    expected = {
-        piece: channel_steps(brightness * tint * example) for piece, example in _colours(cls, references)[0].items()
-    }
+    expected = {piece: channel_steps(brightness * tint * example) for piece, example in kind.each.items()}
     nearest = min(expected, key=lambda piece: float(np.sum((seen - expected[piece]) ** 2)))
     if nearest is cls:
         return True
-    if not told_apart(cls, nearest, references):
+    if not told_apart(cls, nearest, kind):
         return confidence >= TUNING.first.second_opinion
     if cls in _BLACK:
         return False
@@ -85,27 +106,24 @@ def colour_agrees(
     return nearest in _BLACK and bool(np.linalg.norm(seen) >= pale)
 
 
-def colour_shown(patch: np.ndarray, references: References) -> tuple[CellClass, float] | None:
-    """The leader colour a square's picture (light undone) shows in the leader ring: the nearest
+def colour_shown(patch: np.ndarray, kind: Colours) -> tuple[CellClass, float] | None:
+    """The colour of `kind` a square's picture (light undone) shows in its ring: the nearest
     colour's examples, with a confidence from how much nearer than the next colour's, as the
     second look's (0.5 at half as far again). None where the calibration showed fewer than two
-    leader colours."""
-    colours = references.leader_colours
-    if len(colours) < 2:
+    colours."""
+    if len(kind.each) < 2:
         return None
-    steps = channel_steps(shown(patch[None], references)[0])
-    (best, cls), (other, _) = sorted(((float(np.linalg.norm(steps - channel_steps(c))), leader)
-                                      for leader, c in colours.items()), key=lambda pair: pair[0])[:2]
+    steps = channel_steps(shown(patch[None], kind)[0])
+    (best, cls), (other, _) = sorted(((float(np.linalg.norm(steps - channel_steps(c))), piece)
+                                      for piece, c in kind.each.items()), key=lambda pair: pair[0])[:2]
     return cls, min(1.0, (other / max(best, 1e-6) - 1) * 0.5 / TUNING.second.margin)
 
 
-def told_apart(a: CellClass, b: CellClass, references: References) -> bool:
-    """Whether this table's leaders (or tiles) of colours a and b show colours that differ clearly
-    more than one example strays from its colour's (`References.leader_spread`,
-    `References.tile_spread`) at calibration."""
-    colours, spread = _colours(a, references)
-    apart = float(np.linalg.norm(channel_steps(colours[a]) - channel_steps(colours[b])))
-    return apart >= TUNING.leaders.told_apart * spread
+def told_apart(a: CellClass, b: CellClass, kind: Colours) -> bool:
+    """Whether pieces of `kind` of colours a and b show colours that differ clearly more than one
+    example strays from its colour's at calibration (`Colours.spread`)."""
+    apart = float(np.linalg.norm(channel_steps(kind.each[a]) - channel_steps(kind.each[b])))
+    return apart >= TUNING.leaders.told_apart * kind.spread
 
 
 DYNASTY_PX = 48  # px per square when looking closely at a leader's symbol

@@ -16,8 +16,8 @@ from typing import Any, Protocol
 
 import numpy as np
 
-from vision import monuments, picture, treasures
-from vision.leaders import LEADERS, SIGNATURE, TILES, channel_steps
+from vision import leaders, monuments, picture, treasures
+from vision.leaders import LEADERS, SIGNATURE, TILES
 from vision.light import Light, cell_colours
 from vision.reading import CELLS, COLUMNS, ROWS, CellClass
 from vision.rectify import PX_PER_SQUARE, cells
@@ -105,55 +105,30 @@ class References:
         return squared
 
     @functools.cached_property
-    def _leader_examples(self) -> dict[CellClass, np.ndarray]:
-        """Each leader colour's examples' mean colour (BGR) in every ring (`vision.rings`):
-        examples × rings × 3."""
-        return self._ring_colours(LEADERS)
+    def leader_colours(self) -> leaders.Colours:
+        """Where this table's leaders show their colour and what each colour shows there: a solid
+        figure in the middle, a pale disc only in its rim (`leaders.learn`)."""
+        return leaders.learn(self.examples_of(LEADERS))
 
     @functools.cached_property
-    def _tile_examples(self) -> dict[CellClass, np.ndarray]:
-        """Each tile colour's examples' mean colour (BGR) in every ring: examples × rings × 3."""
-        return self._ring_colours(TILES)
+    def tile_colours(self) -> leaders.Colours:
+        """Where this table's tiles show their colour, wherever the printing puts it (a tile all of
+        one colour, a coloured disc, a frame), and what each colour shows there."""
+        return leaders.learn(self.examples_of(TILES))
 
-    def _ring_colours(self, kinds: tuple[CellClass, ...]) -> dict[CellClass, np.ndarray]:
+    def colours_of(self, cls: CellClass) -> leaders.Colours | None:
+        """The colours of `cls`'s kind: leaders' or tiles'; None for other pieces."""
+        return self.leader_colours if cls.is_leader else self.tile_colours if cls.is_tile else None
+
+    def examples_of(self, kinds: tuple[CellClass, ...]) -> dict[CellClass, np.ndarray]:
+        """Each of `kinds` shown at calibration: its examples' mean colour (BGR) in every ring
+        (`vision.rings`), examples × rings × 3."""
         examples = {}
         for cls in kinds:
             rows = [i for i, c in enumerate(self.classes) if c is cls]
             if rows:
                 examples[cls] = colours(self.looks[rows])
         return examples
-
-    @functools.cached_property
-    def leader_ring(self) -> int:
-        """The ring (`vision.rings`) where this table's leaders show their colour (`_telling_ring`):
-        a solid figure in the middle, a pale disc only in its rim."""
-        return _telling_ring(self._leader_examples)
-
-    @functools.cached_property
-    def leader_colours(self) -> dict[CellClass, np.ndarray]:
-        """The colour (BGR) each leader colour's examples show in `leader_ring`, the median over them."""
-        return {cls: np.median(each[:, self.leader_ring], axis=0) for cls, each in self._leader_examples.items()}
-
-    @functools.cached_property
-    def leader_spread(self) -> float:
-        """How far a leader example's colour in `leader_ring` strays from its colour's (`_spread`)."""
-        return _spread(self._leader_examples, self.leader_ring, self.leader_colours)
-
-    @functools.cached_property
-    def tile_ring(self) -> int:
-        """The ring where this table's tiles show their colour (`_telling_ring`), wherever the
-        printing puts it: a tile all of one colour, a coloured disc, a frame."""
-        return _telling_ring(self._tile_examples)
-
-    @functools.cached_property
-    def tile_colours(self) -> dict[CellClass, np.ndarray]:
-        """The colour (BGR) each tile colour's examples show in `tile_ring`, the median over them."""
-        return {cls: np.median(each[:, self.tile_ring], axis=0) for cls, each in self._tile_examples.items()}
-
-    @functools.cached_property
-    def tile_spread(self) -> float:
-        """How far a tile example's colour in `tile_ring` strays from its colour's (`_spread`)."""
-        return _spread(self._tile_examples, self.tile_ring, self.tile_colours)
 
     @functools.cached_property
     def coarse_board(self) -> np.ndarray:
@@ -285,29 +260,6 @@ class References:
             ),
             dynasty_keys=tuple((CellClass(e["class"]), str(e["dynasty"])) for e in data.get("leaders", [])),
         )
-
-
-def _telling_ring(examples: dict[CellClass, np.ndarray]) -> int:
-    """The ring (`vision.rings`) where pieces of one kind (`examples`: each colour's examples'
-    colour in every ring) show their colour: the one whose steps between channels
-    (`channel_steps`) set the closest two colours furthest apart, against how far one example
-    strays from its colour's. The middle where fewer than two colours were shown."""
-    if len(examples) < 2:
-        return 0
-    steps = {cls: channel_steps(each) for cls, each in examples.items()}
-    medians = {cls: np.median(each, axis=0) for cls, each in steps.items()}
-    stray = np.mean(np.concatenate([np.linalg.norm(steps[cls] - medians[cls], axis=2) for cls in steps]), axis=0)
-    closest = np.min([np.linalg.norm(medians[a] - medians[b], axis=1)
-                      for a, b in itertools.combinations(medians, 2)], axis=0)
-    return int(np.argmax(closest / np.maximum(stray, 1e-3)))
-
-
-def _spread(examples: dict[CellClass, np.ndarray], ring: int, shown: dict[CellClass, np.ndarray]) -> float:
-    """How far an example's colour in `ring` strays from its colour's (`shown`), in the steps
-    between channels (`channel_steps`): the mean over every example."""
-    strays = [np.linalg.norm(channel_steps(each[:, ring]) - channel_steps(shown[cls]), axis=1)
-              for cls, each in examples.items()]
-    return float(np.mean(np.concatenate(strays))) if strays else 0.0
 
 
 def _setup(values: Sequence[str]) -> tuple[CellClass, ...]:

@@ -47,30 +47,32 @@ def _references(rim_only: bool, colours: dict[CellClass, tuple[int, int, int]] =
 @pytest.mark.parametrize("rim_only", [False, True])
 def test_a_leader_shows_the_colour_of_its_examples_in_the_ring_that_tells_them_apart(rim_only: bool) -> None:
     references = _references(rim_only)
-    ring = references.leader_ring
+    kind = references.leader_colours
+    ring = kind.ring
     # A pale disc's colour shows only in its rim; a solid figure's anywhere but the corners.
     assert (ring == 2) if rim_only else (ring < 3)
-    assert set(references.leader_colours) == set(COLOURS)
-    assert all(leaders.told_apart(a, b, references) for a in COLOURS for b in COLOURS if a is not b)
+    assert set(kind.each) == set(COLOURS)
+    assert all(leaders.told_apart(a, b, kind) for a in COLOURS for b in COLOURS if a is not b)
     rng = np.random.default_rng(2)
     for cls, colour in COLOURS.items():
         figure = _figure(colour, rim_only, rng).astype(np.float32)
-        seen = leaders.colour_shown(figure, references)
+        seen = leaders.colour_shown(figure, kind)
         assert seen is not None
         assert seen[0] is cls
         assert seen[1] == 1.0, (cls, seen)
-        in_ring = leaders.shown(figure[None], references)[0]
+        in_ring = leaders.shown(figure[None], kind)[0]
         white = np.ones(3, np.float32)
-        assert leaders.colour_agrees(cls, in_ring, 1.0, white, references, 1.0)
+        assert leaders.colour_agrees(cls, in_ring, 1.0, white, kind, 1.0)
         others = [other for other in COLOURS if other is not cls]
-        assert not any(leaders.colour_agrees(other, in_ring, 1.0, white, references, 1.0) for other in others)
+        assert not any(leaders.colour_agrees(other, in_ring, 1.0, white, kind, 1.0) for other in others)
 
 
 def test_a_colour_between_two_leaders_colours_is_named_without_confidence() -> None:
     references = _references(rim_only=True)
     (rb, rg, rr), (kb, kg, kr) = COLOURS[CellClass.LEADER_RED], COLOURS[CellClass.LEADER_BLACK]
     between = ((rb + kb) // 2, (rg + kg) // 2, (rr + kr) // 2)
-    seen = leaders.colour_shown(_figure(between, True, np.random.default_rng(3)).astype(np.float32), references)
+    seen = leaders.colour_shown(_figure(between, True, np.random.default_rng(3)).astype(np.float32),
+                                 references.leader_colours)
     assert seen is not None
     assert seen[0] in (CellClass.LEADER_RED, CellClass.LEADER_BLACK)
     assert seen[1] < 0.5
@@ -78,6 +80,6 @@ def test_a_colour_between_two_leaders_colours_is_named_without_confidence() -> N
 
 def test_a_calibration_that_showed_one_leader_colour_names_none() -> None:
     references = _references(rim_only=True, colours={CellClass.LEADER_RED: COLOURS[CellClass.LEADER_RED]})
-    assert references.leader_ring == 0
+    assert references.leader_colours.ring == 0
     figure = _figure(COLOURS[CellClass.LEADER_RED], True, np.random.default_rng(4)).astype(np.float32)
-    assert leaders.colour_shown(figure, references) is None
+    assert leaders.colour_shown(figure, references.leader_colours) is None

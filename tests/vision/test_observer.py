@@ -496,20 +496,21 @@ def test_a_leader_is_not_named_a_colour_it_does_not_show(style: str) -> None:
     leader's."""
     references = calibrated(style).references
     assert references is not None
+    kind = references.leader_colours
 
     def shown(cls: CellClass, glare: float) -> np.ndarray:  # a figure's colour, as its examples' show
-        return np.clip(references.leader_colours[cls] + glare, 0, 255)
+        return np.clip(kind.each[cls] + glare, 0, 255)
 
     white = np.ones(3, np.float32)
     for glare in (0.0, 60.0):
         blue, black = shown(CellClass.LEADER_BLUE, glare), shown(CellClass.LEADER_BLACK, glare)
-        assert leaders.colour_agrees(CellClass.LEADER_BLUE, blue, 1.0, white, references, 1.0)
+        assert leaders.colour_agrees(CellClass.LEADER_BLUE, blue, 1.0, white, kind, 1.0)
         for other in (CellClass.LEADER_GREEN, CellClass.LEADER_RED, CellClass.LEADER_BLACK):
-            assert not leaders.colour_agrees(other, blue, 1.0, white, references, 1.0)
-        assert leaders.colour_agrees(CellClass.LEADER_BLACK, black, 1.0, white, references, 1.0)
+            assert not leaders.colour_agrees(other, blue, 1.0, white, kind, 1.0)
+        assert leaders.colour_agrees(CellClass.LEADER_BLACK, black, 1.0, white, kind, 1.0)
         grey = np.full_like(blue, 120.0 + glare)
-        assert leaders.colour_agrees(CellClass.LEADER_BLACK, grey, 1.0, white, references, 1.0)
-        assert not leaders.colour_agrees(CellClass.LEADER_BLUE, grey, 1.0, white, references, 1.0)
+        assert leaders.colour_agrees(CellClass.LEADER_BLACK, grey, 1.0, white, kind, 1.0)
+        assert not leaders.colour_agrees(CellClass.LEADER_BLUE, grey, 1.0, white, kind, 1.0)
 
 
 def test_a_treasure_in_a_glare_is_not_read_as_its_bare_temple_square() -> None:

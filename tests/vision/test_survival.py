@@ -165,23 +165,24 @@ def test_a_rim_leader_is_told_by_its_rim_where_its_middle_shows_no_colour() -> N
     assert references is not None
     pairs = [(a, b) for a in LEADERS for b in LEADERS if a is not b]
 
-    def told(ring: int) -> set[tuple[CellClass, CellClass]]:
-        at = replace(references)  # a fresh copy: what it derives is worked out anew
-        at.__dict__["leader_ring"] = ring
-        return {(a, b) for a, b in pairs if leaders.told_apart(a, b, at)}
+    examples = references.examples_of(LEADERS)
 
-    assert references.leader_ring > 0
-    assert len(told(references.leader_ring)) > len(told(0))
+    def told(ring: int) -> set[tuple[CellClass, CellClass]]:
+        return {(a, b) for a, b in pairs if leaders.told_apart(a, b, leaders.at_ring(examples, ring))}
+
+    kind = references.leader_colours
+    assert kind.ring > 0
+    assert len(told(kind.ring)) > len(told(0))
     white = np.ones(3, np.float32)
-    for a, b in told(references.leader_ring):
-        shown = references.leader_colours[b]
-        assert leaders.colour_agrees(b, shown, 1.0, white, references, 1.0), b
+    for a, b in told(kind.ring):
+        shown = kind.each[b]
+        assert leaders.colour_agrees(b, shown, 1.0, white, kind, 1.0), b
         if a is CellClass.LEADER_BLACK or b is not CellClass.LEADER_BLACK:
-            assert not leaders.colour_agrees(a, shown, 1.0, white, references, 1.0), (a, b)
+            assert not leaders.colour_agrees(a, shown, 1.0, white, kind, 1.0), (a, b)
     for style in ("classic", "modern"):
         developed = Table(style).observer.calibration.references
         assert developed is not None
-        assert all(leaders.told_apart(a, b, developed) for a, b in pairs)
+        assert all(leaders.told_apart(a, b, developed.leader_colours) for a, b in pairs)
 
 
 def test_a_leader_nearer_a_colour_not_told_from_its_own_is_named_only_surely() -> None:
@@ -192,13 +193,14 @@ def test_a_leader_nearer_a_colour_not_told_from_its_own_is_named_only_surely() -
     references = Table(unseen.random_printing(172)).observer.calibration.references
     assert references is not None
     white = np.ones(3, np.float32)
-    alike = [(a, b) for a in LEADERS for b in LEADERS if a is not b and not leaders.told_apart(a, b, references)]
+    kind = references.leader_colours
+    alike = [(a, b) for a in LEADERS for b in LEADERS if a is not b and not leaders.told_apart(a, b, kind)]
     assert (CellClass.LEADER_BLUE, CellClass.LEADER_GREEN) in alike
     for a, b in alike:
-        shown = references.leader_colours[b]
-        assert leaders.colour_agrees(b, shown, 1.0, white, references, 0.6)
-        assert not leaders.colour_agrees(a, shown, 1.0, white, references, 0.6)
-        assert leaders.colour_agrees(a, shown, 1.0, white, references, 0.95)
+        shown = kind.each[b]
+        assert leaders.colour_agrees(b, shown, 1.0, white, kind, 0.6)
+        assert not leaders.colour_agrees(a, shown, 1.0, white, kind, 0.6)
+        assert leaders.colour_agrees(a, shown, 1.0, white, kind, 0.95)
 
 
 def test_a_narrow_border_and_things_beside_the_board_do_not_stop_the_reading() -> None:
