@@ -224,12 +224,15 @@ def decide(
             # too, and a disc's colour shows in the pixels' small picture only along its rim (a
             # green one read blue, surely).
             verdict = Verdict(CellReading(CellClass.UNKNOWN, 0.0), False, verdict.dazzled)
-        if verdict.reading.cls is CellClass.UNKNOWN and by_rings.cls.is_leader and pixels.cls.is_leader:
-            # Both measures see a figure, not surely of which colour: a disc whose colour shows only
-            # in its rim weighs little in either. The surer one's colour stands where the leader
-            # ring (`leaders.colour_shown`) names it too, with much to spare.
+        colours = references.colours_of(by_rings.cls)
+        if verdict.reading.cls is CellClass.UNKNOWN and colours is not None and _alike(by_rings.cls, pixels.cls):
+            # Both measures see a figure, or a tile, not surely of which colour: a disc whose colour
+            # shows only in its rim weighs little in either, a pale tile's frame and symbol too
+            # (worse where it lies off-centre, the board showing along one side). The surer one's
+            # colour stands where the ring its kind shows its colour in (`leaders.colour_shown`)
+            # names it too, with much to spare.
             surer = max(by_rings, pixels, key=lambda measure: measure.confidence)
-            shown = leaders.colour_shown(calibrated[0, k], references.leader_colours)
+            shown = leaders.colour_shown(calibrated[0, k], colours)
             if shown is not None and shown[0] is surer.cls and surer.cls in permitted and shown[1] >= _SURELY:
                 verdict = Verdict(CellReading(surer.cls, shown[1]), False, verdict.dazzled)
         cls, confidence = verdict.reading.cls, verdict.reading.confidence
@@ -407,8 +410,7 @@ def _verdict(by_rings: _Ranked, pixels: _Ranked, blind: bool, min_confidence: fl
     # A leader's or a tile's colour: the rings see it all round a figure or a tile however it is
     # turned, and along a disc's thin rim, which is a pixel wide in the pixels' small picture
     # (where the quarter-turned pictures of a tile turned halfway fit no colour well).
-    alike = (by_rings.cls.is_leader and pixels.cls.is_leader) or (by_rings.cls.is_tile and pixels.cls.is_tile)
-    colour = alike and by_rings.confidence >= _SURELY
+    colour = _alike(by_rings.cls, pixels.cls) and by_rings.confidence >= _SURELY
     if sure and by_rings.cls is not pixels.cls and not colour:  # each sure of another class: neither is
         return Verdict(CellReading(CellClass.UNKNOWN, 0.0), False, blind)
     if by_rings.confidence >= _SURELY:
@@ -420,6 +422,11 @@ def _verdict(by_rings: _Ranked, pixels: _Ranked, blind: bool, min_confidence: fl
     else:
         return Verdict(CellReading(CellClass.UNKNOWN, max(by_rings.confidence, pixels.confidence)), False, blind)
     return Verdict(CellReading(chosen.cls, chosen.confidence), False, blind)
+
+
+def _alike(a: CellClass, b: CellClass) -> bool:
+    """Whether two classes are pieces of one kind, leaders or tiles, of whatever colours."""
+    return (a.is_leader and b.is_leader) or (a.is_tile and b.is_tile)
 
 
 def _monument(loss: np.ndarray, rows: np.ndarray, examples: Examples) -> tuple[str, str] | None:

@@ -376,6 +376,24 @@ def test_a_tile_under_a_reflection_the_light_followed_roughly_is_named_only_the_
     assert reading.cells[square].cls in ((CellClass.UNKNOWN, piece) if piece is CellClass.TILE_BLACK else (piece,))
 
 
+def test_a_pale_tile_put_down_off_centre_is_named_the_colour_its_frame_and_symbol_show() -> None:
+    """Never-tuned-on game 333 (pale tiles whose colour shows only in a frame and in the symbol,
+    on a dark table), filmed at the HQ camera's still size: a black tile put down well off A3, the
+    board showing along one side, was left unsure and asked about. Both looks saw a tile, neither
+    surely of which colour (rings black 0.41, pixels green 0.12): the pale face that every colour
+    shares weighs most in both. The ring where this table's tiles show their colour names it with
+    much to spare, as for a leader whose colour shows only in its rim. A green one off P9, whose
+    ring names green with less to spare, is still asked about: never named another colour."""
+    full = (2028, 1520)
+    printing, pose, light = unseen.game_table(333, full)
+    table = Table(printing, pose=pose, light=light, size=full)
+    black = Scene.setup().with_cells({32: CellTruth(CellClass.TILE_BLACK)})  # A3
+    green = black.with_cells({143: CellTruth(CellClass.TILE_GREEN)})  # P9
+    readings = table.follow([black, green])
+    assert [silent(board, reading) for board, reading in zip([black, green], readings, strict=True)] == [[], []]
+    assert readings[0].cells[32].cls is CellClass.TILE_BLACK
+
+
 def test_a_monument_and_its_shadow_on_the_squares_beside_it() -> None:
     """A tall piece throws its shadow on its neighbours: they did not change."""
     table = Table(printing_where(lambda p: p.board.river is RiverArt.DRAWN))
