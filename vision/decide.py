@@ -172,6 +172,7 @@ def decide(
                 and fitted_brightness(before[k][None], target[k], exact[k])[0] < _T.still_darkest}
     unshaded = {cell for cell in too_dark if not geometry.around(cell) & too_dark
                 and not any(_casts_shadow(agreed[c].cls) for c in geometry.around(cell))}
+    wide = too_dark - unshaded  # a long shadow: squares side by side darkened alike
 
     def judge(k: int, cell: int, put: Collection[int], shaded: bool = False, unlit: bool = False) -> Verdict:
         setup, was, told = references.setup[cell], agreed[cell].cls, allowed[cell]
@@ -218,6 +219,13 @@ def decide(
             however, pixels = _away(however, away_however, was), _away(pixels, away, was)
         verdict = _verdict(by_rings, pixels, bool(blind[k]), min_confidence, was)
         verdict = verdict._replace(darker=however.unchanged and not pixels.unchanged)
+        if cell in wide and _rings_alone_barely(verdict, by_rings, pixels, was):
+            # In a long shadow the rings are measured under a light that is not the square's: a
+            # piece they alone name without much to spare may be the shadow's making, or a tall
+            # figure's top seen over the square beside it. Unsure, it is judged again with room
+            # for the shadow. (A leader whose colour shows only in its rim, which the pixels
+            # hardly see, the rings name with much to spare: it stands.)
+            verdict = Verdict(CellReading(CellClass.UNKNOWN, 0.0), False, verdict.dazzled)
         if unlit and _disputed(verdict, ringed, was, min_confidence):
             # ... yet a piece the pixels alone name there is not taken where the rings, under the
             # light followed from around, name another: a piece put down is darker than that light
@@ -263,7 +271,6 @@ def decide(
     # So does a wide shadow, somebody leaning in: squares side by side, each fitted by its agreed
     # picture only far darker than the light followed from around them says (`too_dark`).
     tall = {cell for cell, verdict in zip(squares, verdicts, strict=True) if _tall(verdict, agreed[cell].cls)}
-    wide = too_dark - unshaded
     for k, cell in enumerate(squares):
         was, cls = agreed[cell].cls, verdicts[k].reading.cls
         piece = cls is not was and cls not in (*_BARE, CellClass.UNKNOWN)
@@ -284,6 +291,14 @@ def _disputed(verdict: Verdict, by_rings: _Ranked, was: CellClass, min_confidenc
     named, ringed = verdict.reading.cls, by_rings.cls
     return (not verdict.unchanged and named not in (*_BARE, CellClass.UNKNOWN, was)
             and ringed not in (*_BARE, CellClass.UNKNOWN, named) and by_rings.confidence >= min_confidence)
+
+
+def _rings_alone_barely(verdict: Verdict, by_rings: _Ranked, pixels: _Ranked, was: CellClass) -> bool:
+    """Whether a verdict names a piece put down (not bare board, not what was agreed) that only
+    the rings chose, and without much to spare: the pixels lean to another class."""
+    named = verdict.reading.cls
+    return (not verdict.unchanged and named is by_rings.cls and named not in (*_BARE, CellClass.UNKNOWN, was)
+            and pixels.cls is not named and by_rings.confidence < _SURELY)
 
 
 def _tall(verdict: Verdict, was: CellClass) -> bool:

@@ -521,6 +521,25 @@ def test_a_long_shadow_of_somebody_leaning_in_is_no_arm_reaching_in(
     assert reading.cells[112].cls is CellClass.LEADER_RED
 
 
+def test_a_figure_seen_over_the_bare_land_beside_it_in_its_shadow_is_no_second_figure() -> None:
+    """A never-tuned-on game (printing 312, its own camera and light, filmed at the HQ camera's
+    still size): a red leader put down at G10 darkens the bare land at H10 beside it, which its
+    agreed picture then fits only far darker than the light says, as G10's does: a long shadow,
+    side by side. The rings of H10, measured under the light followed from around, named a second
+    red leader there, sure enough but without much to spare, while the pixels did not see one: a
+    legal move nobody made, at the game's 136th move. G10 is the red leader; H10 is bare land or
+    unsure."""
+    full = (2028, 1520)
+    printing, pose, light = unseen.game_table(312, full)
+    table = Table(printing, pose=pose, light=light, size=full)
+    table.follow([])
+    after = Scene.setup().with_cells({150: CellTruth(CellClass.LEADER_RED, dynasty="bull")})  # G10
+    reading = table.observer.read(table.frame(after))
+    assert reading.ok, reading.message
+    assert silent(after, reading) == []
+    assert reading.cells[150].cls is CellClass.LEADER_RED
+
+
 def test_a_glare_beside_a_marker_card_is_no_hand_over_it() -> None:
     """A never-tuned-on game (printing 271, its own camera and light, filmed at the HQ camera's
     still size): a lamp's reflection on the table just beside the bottom-left marker card, under
