@@ -15,6 +15,8 @@ hand held still). The class whose picture fits best
 is taken when the next class fits clearly worse; a class the rules allow but of which no picture
 was ever seen counts as fitting as badly as a picture may and still be known. A class the rules
 exclude is never named.
+The agreed picture of a square a glare burnt out, and no longer does, is no witness: it shows
+the glare, not what lay there.
 """
 
 from __future__ import annotations
@@ -162,13 +164,20 @@ def decide(
     before = coarse(before_full - glare)
     lit = coarse(gain)
     blind = scene.blind[index]
+    # Squares a glare burnt out in the agreed picture and not now (the lamp went off, or a dark
+    # piece put down under the reflection does not shine as the board's varnish did): that picture
+    # shows the glare, not what lay there. Clipped, it is flat and colourless, and taken darker (as
+    # a figure's shadow beside it may darken it) it fits a dark tile under the reflection's rest. It
+    # is no witness that nothing changed: the square's own set-up look and the pieces' judge it.
+    burnt_then = (_burnt(agreed_raw) >= TUNING.washed) & (_burnt(raw) < TUNING.washed)
     codes = examples.codes
     changed = set(squares)
     # The agreed picture fitting a square only far darker than the light says is a shadow's: one
     # a tall piece agreed around casts (a new one's are looked at below), or a wide one, a hand's
     # or somebody's leaning in, darkening the squares around too. On a square alone, nothing
-    # casts it: it does not fit.
+    # casts it: it does not fit. (Nor is a glare's burnt-out picture fitting darker a shadow's.)
     too_dark = {cell for k, cell in enumerate(squares) if agreed[cell].cls is not CellClass.UNKNOWN
+                and not burnt_then[k]
                 and fitted_brightness(before[k][None], target[k], exact[k])[0] < _T.still_darkest}
     unshaded = {cell for cell in too_dark if not geometry.around(cell) & too_dark
                 and not any(_casts_shadow(agreed[c].cls) for c in geometry.around(cell))}
@@ -185,7 +194,7 @@ def decide(
             extra_codes.append(CODES[setup])
             extra_rings.append(own_rings[k])
             extra_looks.append(references.coarse_board[cell] * lit[k])
-        if was is not CellClass.UNKNOWN:  # the agreed picture of the square itself
+        if was is not CellClass.UNKNOWN and not burnt_then[k]:  # the agreed picture of the square itself
             extra_codes.append(_REFERENCE)
             extra_rings.append(agreed_rings[k])
             extra_looks.append(before[k])
@@ -200,7 +209,7 @@ def decide(
         # The pixels of the pictures nearest in rings (a few poses of each class) and of the extras.
         fitted = nearest(near[: len(rows)], labels[: len(rows)], _T.nearest)
         looks = np.concatenate([examples.looks[rows[fitted]] * lit[k],
-                                np.array(extra_looks).reshape(len(extra_codes), -1)])
+                                np.array(extra_looks).reshape(len(extra_codes), examples.looks.shape[1])])
         picked = np.concatenate([labels[fitted], extra_codes]).astype(np.intp)
         def fit(kept: np.ndarray | None = None) -> tuple[_Ranked, _Ranked, np.ndarray]:
             """The pixels' choice with the agreed picture however dark, and without it where
@@ -283,6 +292,13 @@ def decide(
         if (named is was) if piece else (named is not CellClass.UNKNOWN):
             verdicts[k] = again
     return verdicts
+
+
+def _burnt(patches: np.ndarray) -> np.ndarray:
+    """The share of each square's pixels (n patches) a glare burnt out: some channel clipped."""
+    clipped = patches.max(axis=3) >= TUNING.clipped
+    share: np.ndarray = clipped.reshape(len(patches), -1).mean(axis=1)
+    return share
 
 
 def _disputed(verdict: Verdict, by_rings: _Ranked, was: CellClass, min_confidence: float) -> bool:

@@ -26,15 +26,29 @@ def test_a_green_leader_taken_for_one_in_a_long_shadow_is_not_read_blue() -> Non
     # agreed at K2 the square is taken for one in a long shadow, where the rings say nothing. The
     # pixels alone read a blue leader there, with much to spare, against the green the rings
     # named: a legal move nobody made.
-    seed, moves = 272, 6
+    _played_right(272, 6, seen=6)
+
+
+def test_a_black_tile_put_down_where_a_glare_burnt_out_the_agreed_picture_is_seen() -> None:
+    # Game 351, stained wooden tiles on a linen board, a lamp's reflection on the board.
+    # The 38th move, a black tile at E11 beside the red leader agreed at F11: the agreed picture of
+    # the bare land there was burnt out, and the dark tile under the reflection was not. Darkened
+    # as the figure's shadow may darken it, that flat white picture fitted the tile best: nothing
+    # changed, surely, and the companion's game lost the tile.
+    _played_right(351, 38, seen=30)
+
+
+def _played_right(seed: int, moves: int, seen: int) -> None:
+    """The game's first `moves` moves played through the camera (`seen`: the actions made on the
+    board among them), none read wrong silently."""
     eyes, _ = eyes_for("unseen", "unseen", seed, SIZE, "standard")
     table = Table.new(3, seed, "standard")
     controller = Controller(Game.new(3, board="standard", hidden_hands=True))
     stats = Stats()
     # `play` compares the companion's game with the table's after every move and stops at the
-    # first difference; given six moves, it stops after the sixth, the game not over.
+    # first difference; given these moves, it stops after the last, the game not over.
     with pytest.raises(DemoError, match=f"did not end within {moves} moves"):
         play(table, controller, eyes, Screens(), stats, limit=moves)
     assert stats.silent == 0
-    assert stats.seen == moves
+    assert stats.seen == seen
     assert table.agrees(controller.state)
