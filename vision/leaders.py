@@ -3,9 +3,9 @@ colour tiles show.
 
 Both looks at a square weigh a figure's outline and symbol as much as its colour; a leader is
 named a colour only when the steps between channels (which a white glare leaves as they were) in
-the ring where this table's leaders show their colour (`Colours.ring`, learnt at calibration:
+the rings where this table's leaders show their colour (`Colours.rings`, learnt at calibration:
 the middle of a solid figure, the rim of a pale disc) agree with that colour's examples
-(`colour_agrees`). So is a tile, in the ring where this table's tiles show theirs: a pale tile's
+(`colour_agrees`). So is a tile, in the rings where this table's tiles show theirs: a pale tile's
 small disc weighs little in either look, and a reflection that the light followed only roughly
 lifts a black disc to a grey as near a green one. A leader's dynasty is read from a close-up of
 the frame, by how the brightness varies around rings about its centre (`name_dynasty`), when
@@ -45,52 +45,67 @@ class Colours(NamedTuple):
     """Where this table's pieces of one kind (leaders, or tiles) show their colour, and what
     they show there (`learn`)."""
 
-    ring: int  # the ring (`vision.rings`) that tells the colours apart best
-    each: dict[CellClass, np.ndarray]  # each colour's (BGR) in `ring`: the median over its examples
+    rings: tuple[int, ...]  # the rings (`vision.rings`), one or more, that tell the colours apart best
+    each: dict[CellClass, np.ndarray]  # each colour's (BGR) in `rings` (rings × 3): the median of its examples
     spread: float  # how far an example strays from its colour's there, in steps between channels
 
 
 def learn(examples: dict[CellClass, np.ndarray]) -> Colours:
     """The colours pieces of one kind show (`examples`: each colour's examples' colour in every
-    ring, examples × rings × 3), in the ring whose steps between channels set the closest two
-    colours furthest apart against how far one example strays from its colour's; the middle
-    where fewer than two colours were shown."""
+    ring, examples × rings × 3), read in the rings, one alone or several side by side, whose steps
+    between channels set the most pairs of colours apart by more than `told_apart` asks; of those,
+    the rings that name fewest examples another colour (the colour whose median they are nearest),
+    then those that set the closest two colours furthest apart against how far one example strays
+    from its colour's. One ring alone can misname what the calibration showed: a pale tile's
+    symbol, in the middle, changes colour as the tile lies off-centre, and the frame around it
+    steadies it. The middle where fewer than two colours were shown."""
     if len(examples) < 2:
-        return at_ring(examples, 0)
+        return at_rings(examples, (0,))
     steps = {cls: channel_steps(each) for cls, each in examples.items()}
-    medians = {cls: np.median(each, axis=0) for cls, each in steps.items()}
-    stray = np.mean(np.concatenate([np.linalg.norm(steps[cls] - medians[cls], axis=2) for cls in steps]), axis=0)
-    closest = np.min([np.linalg.norm(medians[a] - medians[b], axis=1)
-                      for a, b in itertools.combinations(medians, 2)], axis=0)
-    return at_ring(examples, int(np.argmax(closest / np.maximum(stray, 1e-3))))
+    count = next(iter(examples.values())).shape[1]
+
+    def merit(chosen: tuple[int, ...]) -> tuple[int, int, float]:
+        shown = {cls: each[:, chosen].reshape(len(each), -1) for cls, each in steps.items()}
+        medians = np.stack([np.median(each, axis=0) for each in shown.values()])
+        stray = float(np.mean(np.concatenate([np.linalg.norm(each - medians[k], axis=1)
+                                              for k, each in enumerate(shown.values())])))
+        apart = [float(np.linalg.norm(medians[i] - medians[j]))
+                 for i, j in itertools.combinations(range(len(medians)), 2)]
+        told = sum(distance >= TUNING.leaders.told_apart * stray for distance in apart)
+        misnamed = sum(int(np.sum(np.linalg.norm(each[:, None] - medians, axis=2).argmin(axis=1) != k))
+                       for k, each in enumerate(shown.values()))
+        return told, -misnamed, min(apart) / max(stray, 1e-3)
+
+    chosen = (tuple(rings) for size in range(1, count + 1) for rings in itertools.combinations(range(count), size))
+    return at_rings(examples, max(chosen, key=merit))
 
 
-def at_ring(examples: dict[CellClass, np.ndarray], ring: int) -> Colours:
-    """The colours pieces of one kind show in `ring` (`learn`)."""
-    each = {cls: np.median(shown[:, ring], axis=0) for cls, shown in examples.items()}
-    strays = [np.linalg.norm(channel_steps(shown[:, ring]) - channel_steps(each[cls]), axis=1)
+def at_rings(examples: dict[CellClass, np.ndarray], chosen: tuple[int, ...]) -> Colours:
+    """The colours pieces of one kind show in the rings `chosen` (`learn`)."""
+    each = {cls: np.median(shown[:, chosen], axis=0) for cls, shown in examples.items()}
+    strays = [np.linalg.norm(channel_steps(shown[:, chosen]) - channel_steps(each[cls]), axis=(1, 2))
               for cls, shown in examples.items()]
-    return Colours(ring, each, float(np.mean(np.concatenate(strays))) if strays else 0.0)
+    return Colours(chosen, each, float(np.mean(np.concatenate(strays))) if strays else 0.0)
 
 
 def shown(patches: np.ndarray, kind: Colours) -> np.ndarray:
-    """(n, 3): the mean colour of each square patch (n, px, px, 3) in the ring where pieces of
-    `kind` show their colour."""
-    return rings.colours(patches)[:, kind.ring]
+    """(n, rings, 3): the mean colour of each square patch (n, px, px, 3) in the rings where
+    pieces of `kind` show their colour."""
+    return rings.colours(patches)[:, kind.rings]
 
 
 def colour_agrees(
     cls: CellClass, colour: np.ndarray, brightness: float, tint: np.ndarray, kind: Colours, confidence: float
 ) -> bool:
     """Whether a leader (or a tile) of colour `cls`, read with `confidence`, shows that colour
-    (`colour`: what the square shows in its `kind`'s ring, see `shown`). Both
+    (`colour`: what the square shows in its `kind`'s rings, see `shown`). Both
     looks weigh a figure's outline and symbol as much as its colour, and a figure turned and
     leaning as no example was can come nearer another colour's; a glare, which adds the same to
     every channel, leaves the steps between channels as they were. The steps must be nearest
     `cls`'s examples' under the square's light, or the black piece's (a piece in a shadow the
     light does not follow closely shows little colour) if it still shows a good part of its own
     colour. Nearer a colour the examples
-    do not tell from `cls` (`told_apart`), the ring says nothing: the looks must then be sure with
+    do not tell from `cls` (`told_apart`), the rings say nothing: the looks must then be sure with
     much to spare (every disc with a coloured rim has the same outline, and a guess between two
     rims alike is a legal move nobody made)."""
     seen = channel_steps(colour)
@@ -107,7 +122,7 @@ def colour_agrees(
 
 
 def colour_shown(patch: np.ndarray, kind: Colours) -> tuple[CellClass, float] | None:
-    """The colour of `kind` a square's picture (light undone) shows in its ring: the nearest
+    """The colour of `kind` a square's picture (light undone) shows in its rings: the nearest
     colour's examples, with a confidence from how much nearer than the next colour's, as the
     second look's (0.5 at half as far again). None where the calibration showed fewer than two
     colours."""

@@ -48,9 +48,8 @@ def _references(rim_only: bool, colours: dict[CellClass, tuple[int, int, int]] =
 def test_a_leader_shows_the_colour_of_its_examples_in_the_ring_that_tells_them_apart(rim_only: bool) -> None:
     references = _references(rim_only)
     kind = references.leader_colours
-    ring = kind.ring
     # A pale disc's colour shows only in its rim; a solid figure's anywhere but the corners.
-    assert (ring == 2) if rim_only else (ring < 3)
+    assert kind.rings == (2,) if rim_only else 3 not in kind.rings
     assert set(kind.each) == set(COLOURS)
     assert all(leaders.told_apart(a, b, kind) for a in COLOURS for b in COLOURS if a is not b)
     rng = np.random.default_rng(2)
@@ -80,6 +79,6 @@ def test_a_colour_between_two_leaders_colours_is_named_without_confidence() -> N
 
 def test_a_calibration_that_showed_one_leader_colour_names_none() -> None:
     references = _references(rim_only=True, colours={CellClass.LEADER_RED: COLOURS[CellClass.LEADER_RED]})
-    assert references.leader_colours.ring == 0
+    assert references.leader_colours.rings == (0,)
     figure = _figure(COLOURS[CellClass.LEADER_RED], True, np.random.default_rng(4)).astype(np.float32)
     assert leaders.colour_shown(figure, references.leader_colours) is None

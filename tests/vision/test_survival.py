@@ -156,8 +156,8 @@ def test_leaders_whose_colour_shows_only_in_a_rim_are_never_named_another_colour
 
 
 def test_a_rim_leader_is_told_by_its_rim_where_its_middle_shows_no_colour() -> None:
-    """Pale discs with a coloured rim have alike middles: their colour is looked for in the ring
-    where the calibration's examples tell the colours apart best, away from the middle, where more
+    """Pale discs with a coloured rim have alike middles: their colour is looked for in the rings
+    where the calibration's examples tell the colours apart best, not the middle alone, where more
     colours are told apart than in the middle; a colour as one colour's examples show it there
     agrees with that colour and rules out those it is told from. The developed figures' colours
     are all told apart."""
@@ -167,14 +167,14 @@ def test_a_rim_leader_is_told_by_its_rim_where_its_middle_shows_no_colour() -> N
 
     examples = references.examples_of(LEADERS)
 
-    def told(ring: int) -> set[tuple[CellClass, CellClass]]:
-        return {(a, b) for a, b in pairs if leaders.told_apart(a, b, leaders.at_ring(examples, ring))}
+    def told(rings: tuple[int, ...]) -> set[tuple[CellClass, CellClass]]:
+        return {(a, b) for a, b in pairs if leaders.told_apart(a, b, leaders.at_rings(examples, rings))}
 
     kind = references.leader_colours
-    assert kind.ring > 0
-    assert len(told(kind.ring)) > len(told(0))
+    assert kind.rings != (0,)
+    assert len(told(kind.rings)) > len(told((0,)))
     white = np.ones(3, np.float32)
-    for a, b in told(kind.ring):
+    for a, b in told(kind.rings):
         shown = kind.each[b]
         assert leaders.colour_agrees(b, shown, 1.0, white, kind, 1.0), b
         if a is CellClass.LEADER_BLACK or b is not CellClass.LEADER_BLACK:
@@ -382,8 +382,11 @@ def test_a_pale_tile_put_down_off_centre_is_named_the_colour_its_frame_and_symbo
     board showing along one side, was left unsure and asked about. Both looks saw a tile, neither
     surely of which colour (rings black 0.41, pixels green 0.12): the pale face that every colour
     shares weighs most in both. The ring where this table's tiles show their colour names it with
-    much to spare, as for a leader whose colour shows only in its rim. A green one off P9, whose
-    ring names green with less to spare, is still asked about: never named another colour."""
+    much to spare, as for a leader whose colour shows only in its rim. A green one off P9 was
+    asked about too: the centre, which the calibration chose alone, saw the symbol's colour shift
+    as the tile lay off-centre (green by 0.26-0.47 where 0.9 is needed). The middle and the ring
+    around it together, which misname fewer of the calibration's examples (12 of 324 against 21),
+    name it green."""
     full = (2028, 1520)
     printing, pose, light = unseen.game_table(333, full)
     table = Table(printing, pose=pose, light=light, size=full)
@@ -392,6 +395,7 @@ def test_a_pale_tile_put_down_off_centre_is_named_the_colour_its_frame_and_symbo
     readings = table.follow([black, green])
     assert [silent(board, reading) for board, reading in zip([black, green], readings, strict=True)] == [[], []]
     assert readings[0].cells[32].cls is CellClass.TILE_BLACK
+    assert readings[1].cells[143].cls is CellClass.TILE_GREEN
 
 
 def test_a_monument_and_its_shadow_on_the_squares_beside_it() -> None:
