@@ -246,8 +246,8 @@ def decide(
             # Both measures see a figure, or a tile, not surely of which colour: a disc whose colour
             # shows only in its rim weighs little in either, a pale tile's frame and symbol too
             # (worse where it lies off-centre, the board showing along one side). The surer one's
-            # colour stands where the ring its kind shows its colour in (`leaders.colour_shown`)
-            # names it too, with much to spare.
+            # colour stands where the rings its kind shows its colour in (`leaders.colour_shown`)
+            # name it too, with much to spare.
             surer = max(by_rings, pixels, key=lambda measure: measure.confidence)
             shown = leaders.colour_shown(calibrated[0, k], colours)
             if shown is not None and shown[0] is surer.cls and surer.cls in permitted and shown[1] >= _SURELY:
