@@ -419,8 +419,9 @@ def _ranked(
 def _verdict(by_rings: _Ranked, pixels: _Ranked, blind: bool, min_confidence: float, was: CellClass) -> Verdict:
     """As an absolute read decides (`was`: the class agreed on the square): the agreed picture
     fitting best pixel by pixel means nothing changed; else the rings' choice when they have much
-    to spare, the pixels' when those are sure, the rings' when they are sure enough; but never
-    when both are sure of different classes (a changed square is read as a move: a guess there is
+    to spare, the pixels' when those are sure, the rings' when they are sure enough and the pixels
+    do not lean to the other kind of piece (a leader for a tile); but never when both are sure of
+    different classes (a changed square is read as a move: a guess there is
     a move nobody made)."""
     if blind:  # what is left of the pattern is clipped: only pixels not clipped tell anything
         by_rings = _Ranked(CellClass.UNKNOWN, 0.0)
@@ -448,11 +449,19 @@ def _verdict(by_rings: _Ranked, pixels: _Ranked, blind: bool, min_confidence: fl
         chosen = by_rings
     elif pixels.confidence >= min_confidence:
         chosen = pixels
-    elif by_rings.confidence >= min_confidence:
+    elif by_rings.confidence >= min_confidence and not _shapes_differ(by_rings.cls, pixels.cls):
+        # Not where the pixels see the other kind of piece: a disc or a figure and a plain tile
+        # of one colour show that colour all round the centre alike, and the rings, without much
+        # to spare, may take the one for the other; the shape, a tile's corners, is the pixels'.
         chosen = by_rings
     else:
         return Verdict(CellReading(CellClass.UNKNOWN, max(by_rings.confidence, pixels.confidence)), False, blind)
     return Verdict(CellReading(chosen.cls, chosen.confidence), False, blind)
+
+
+def _shapes_differ(a: CellClass, b: CellClass) -> bool:
+    """Whether one class is a leader and the other a tile."""
+    return (a.is_leader and b.is_tile) or (a.is_tile and b.is_leader)
 
 
 def _alike(a: CellClass, b: CellClass) -> bool:

@@ -541,6 +541,23 @@ def test_a_leaders_or_a_tiles_colour_is_the_rings_when_they_are_sure_of_it_with_
     assert read(decide._Ranked(red_tile, 0.95), decide._Ranked(CellClass.UNIFICATION, 0.7)) is CellClass.UNKNOWN
 
 
+def test_the_rings_sure_enough_of_a_tile_where_the_pixels_lean_to_a_leader_name_neither() -> None:
+    """A red disc put down (never-tuned-on game 361: solid tiles, coloured discs): red all round
+    the centre, as a red tile is; the rings named a red tile sure enough but without much to spare,
+    the pixels, which see the shape, leaned to the red leader. Neither is named, either way round;
+    the rings sure enough stand where the pixels lean to a piece of the same kind, and sure with
+    much to spare, as before, where they see the colour."""
+    def read(rings: decide._Ranked, pixels: decide._Ranked) -> CellClass:
+        return decide._verdict(rings, pixels, False, 0.5, CellClass.EMPTY_LAND).reading.cls
+
+    tile, leader = CellClass.TILE_RED, CellClass.LEADER_RED
+    assert read(decide._Ranked(tile, 0.66), decide._Ranked(leader, 0.45)) is CellClass.UNKNOWN
+    assert read(decide._Ranked(leader, 0.66), decide._Ranked(tile, 0.45)) is CellClass.UNKNOWN
+    assert read(decide._Ranked(tile, 0.66), decide._Ranked(CellClass.TILE_BLACK, 0.45)) is tile
+    assert read(decide._Ranked(tile, 0.66), decide._Ranked(CellClass.EMPTY_LAND, 0.45)) is tile
+    assert read(decide._Ranked(tile, 0.95), decide._Ranked(leader, 0.45)) is tile
+
+
 def test_a_square_a_glare_dazzles_at_every_exposure_holds_what_the_players_named() -> None:
     """A lamp's glare that stays where it is can hide a dark piece at the shorter exposure too. The
     players name it once; while the shorter exposure shows that square as it did when they agreed,

@@ -544,6 +544,25 @@ def test_a_figure_seen_over_the_bare_land_beside_it_in_its_shadow_is_no_second_f
     assert reading.cells[150].cls is CellClass.LEADER_RED
 
 
+def test_a_red_disc_the_rings_take_for_a_red_tile_is_asked_about_where_the_pixels_see_a_disc() -> None:
+    """Never-tuned-on game 361 (solid tiles, coloured discs, filmed at the HQ camera's still
+    size): a red leader put down at A3, after red leaders of this table were seen and learnt at
+    L2 and at C11. Red all round its centre, as a solid red tile is: the rings named a red tile,
+    sure enough but without much to spare (0.6), the pixels, which see its shape, leaned to the
+    red leader (0.42): a legal move nobody made, silently, at the game's 138th move. A3 is the red
+    leader or unsure."""
+    full = (2028, 1520)
+    printing, pose, light = unseen.game_table(361, full)
+    table = Table(printing, pose=pose, light=light, size=full)
+    leader = CellTruth(CellClass.LEADER_RED, dynasty="pot")
+    setup = Scene.setup()
+    table.follow([setup.with_cells({27: leader}), setup, setup.with_cells({162: leader}), setup])  # L2, C11
+    after = setup.with_cells({32: leader})  # A3
+    reading = table.observer.read(table.frame(after))
+    assert reading.ok, reading.message
+    assert silent(after, reading) == []
+
+
 def test_a_glare_beside_a_marker_card_is_no_hand_over_it() -> None:
     """A never-tuned-on game (printing 271, its own camera and light, filmed at the HQ camera's
     still size): a lamp's reflection on the table just beside the bottom-left marker card, under
