@@ -183,7 +183,8 @@ def decide(
                 and not any(_casts_shadow(agreed[c].cls) for c in geometry.around(cell))}
     wide = too_dark - unshaded  # a long shadow: squares side by side darkened alike
 
-    def judge(k: int, cell: int, put: Collection[int], shaded: bool = False, unlit: bool = False) -> Verdict:
+    def judge(k: int, cell: int, put: Collection[int], shaded: bool = False, unlit: bool = False,
+              leaning: Collection[int] = ()) -> Verdict:
         setup, was, told = references.setup[cell], agreed[cell].cls, allowed[cell]
         permitted = set(CODES) - {CellClass.UNKNOWN} if told is None else {*told, was} - {CellClass.UNKNOWN}
         # A temple's square was never seen bare at set-up: there other squares' bare land counts.
@@ -222,7 +223,7 @@ def decide(
             return every, _ranked(loss, picked, was, unseen, _pixel_confidence, _T.unseen_pixels), loss
 
         however, pixels, loss = fit()
-        kept = _away_from(cell, changed, put)
+        kept = _away_from(cell, changed | set(leaning), {*put, *leaning})
         if kept is not None:
             away_however, away, loss = fit(kept)
             however, pixels = _away(however, away_however, was), _away(pixels, away, was)
@@ -273,6 +274,16 @@ def decide(
     for k, cell in enumerate(squares):
         if put and cell not in put and _facing(cell, changed, put) != _facing(cell, changed):
             verdicts[k] = judge(k, cell, put)
+    # A tall piece agreed beside a square leans over it as the camera sees it (outwards, near the
+    # board's edge): where a piece was taken from under its side, no picture shows the square with
+    # that side over it. A square read without much to spare there is named again without the
+    # sides facing it, and takes that reading where it is the surer.
+    for k, cell in enumerate(squares):
+        standing = {c for c in _beside(cell) if _casts_shadow(agreed[c].cls)} - changed
+        if standing and not verdicts[k].unchanged and verdicts[k].reading.confidence < _SURELY:
+            again = judge(k, cell, put, leaning=standing)
+            if again.reading.confidence > verdicts[k].reading.confidence:
+                verdicts[k] = again
     # A figure or a monument put down surely shades the squares around it: one of them left unsure,
     # or read as a piece put down, is named again with room for a shadow on every picture
     # (`shaded_fit_loss`). The unsure one takes what it is named; the other only what was agreed
@@ -353,6 +364,13 @@ def _facing(cell: int, changed: Collection[int], put: Collection[int] = ()) -> t
         return facing
     pieces = tuple(side for side in facing if beside[side] in put)
     return pieces if 1 <= len(pieces) <= 2 else ()
+
+
+def _beside(cell: int) -> set[int]:
+    """The squares touching a square side by side."""
+    row, column = divmod(cell, COLUMNS)
+    return {r * COLUMNS + c for r, c in ((row - 1, column), (row + 1, column), (row, column - 1), (row, column + 1))
+            if 0 <= r < ROWS and 0 <= c < COLUMNS}
 
 
 def _away_from(cell: int, changed: Collection[int], put: Collection[int] = ()) -> np.ndarray | None:

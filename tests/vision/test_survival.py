@@ -615,3 +615,32 @@ def test_a_pawns_shadow_over_bare_land_beside_it_is_no_piece(square: int, darkne
     assert reading.ok, reading.message
     assert reading.cells[square].cls is leader
     assert silent(figure, reading) == []
+
+
+def test_tiles_taken_from_under_a_monuments_lean_at_the_edge_are_no_arm() -> None:
+    """Never-tuned-on game 351 (filmed at the HQ camera's still size): a war took the red tiles at
+    A10, B10, A11 and B11, in the bottom-left corner, from beside a monument standing on A8 to B9.
+    Near the board's edge the monument leans outwards as the camera sees it, over the top of A10
+    and B10: no picture shows bare land with a monument's side over it, and both looks named it
+    with little to spare (pixels 0.39 and 0.43). Unsure squares joined to the edge were taken for
+    an arm reaching in, and the still board was refused at every look. Named without the side
+    facing the monument, they are the bare land they are; an arm over them is still refused."""
+    full = (2028, 1520)
+    printing, pose, light = unseen.game_table(351, full)
+    table = Table(printing, pose=pose, light=light, size=full)
+    block = (112, 113, 128, 129)  # A8, B8, A9, B9
+    corner = (144, 145, 160, 161)  # A10, B10, A11, B11
+    red = Scene.setup().with_cells({c: CellTruth(CellClass.TILE_RED) for c in block})
+    built = red.with_cells({c: CellTruth(CellClass.MONUMENT, monument=("red", "black")) for c in block})
+    boards = [built.with_cells({c: CellTruth(CellClass.TILE_RED) for c in corner[:n]}) for n in (1, 2, 3, 4)]
+    table.observer.tall = frozenset(block)  # the game tells where monuments stand
+    table.follow([red, built, *boards])
+    tiles = boards[-1]
+    taken = tiles.with_cells({c: CellTruth(CellClass.EMPTY_LAND) for c in corner})
+    reading = table.observer.read(table.frame(taken))
+    assert reading.ok, reading.message
+    assert silent(taken, reading) == []
+    assert [reading.cells[c].cls for c in corner] == [CellClass.EMPTY_LAND] * 4
+    # The board lies turned half round in this picture: its left edge, by A10, is on the right.
+    arm = replace(table.light, hands=(synthetic.Hand(edge="right", along=0.34, reach=0.3),))
+    assert not table.observer.read(table.frame(taken, arm)).ok
