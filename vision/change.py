@@ -10,7 +10,9 @@ agreed (`Observer.agree`). A new still picture is compared with it square by squ
 2. The difference left, square by square, with the picture shifted by up to a pixel each way (a
    piece nudged by a millimetre is no new piece), compared with what this very picture's noise
    leaves on the squares that did not change: sensor noise, and a little more where the square
-   has sharp detail (the same detail a fraction of a pixel off).
+   has sharp detail (the same detail a fraction of a pixel off). Where a shadow's edge or a
+   reflection that went, followed only roughly, raises that measure over the whole board, the
+   noise is measured again allowing for the glare undone on each square, and the lesser holds.
 
 A square is changed when its difference stands far out of that noise. A glare spot that stays
 where it was is in both pictures; one that moved, or a shadow's sharp edge, may make a square
@@ -243,13 +245,23 @@ def compare(top_down: np.ndarray, before: Reference) -> Change:
     unclipped = _brightest(np.minimum(top_down, before.picture)) < TUNING.clipped
     difference = _inner(_summed(off * off) * unclipped, px)
     # The noise to expect, measured on the squares least different: the sensor's, and more
-    # where the square has sharp detail.
-    design = np.stack([np.ones(CELLS), before.detail], axis=1)
-    score = difference
+    # where the square has sharp detail. Where a shadow's edge or a reflection that went lies
+    # over part of the board, what is left of it where the glare was undone only roughly
+    # raises that measure everywhere: measured again allowing for the glare undone on each
+    # square, the noise expected is the lesser of the two (a square stands out of either).
+    detail = np.stack([np.ones(CELLS), before.detail], axis=1)
+    undone = np.concatenate([detail, _inner(glare * glare, px)[:, None]], axis=1)
+    score = difference / np.minimum(_noise(difference, detail), _noise(difference, undone))
+    return Change(gain, glare, score.astype(np.float32), score > _T.changed)
+
+
+def _noise(difference: np.ndarray, design: np.ndarray) -> np.ndarray:
+    """The noise each square's difference (CELLS) is expected to show, a sum of the terms of
+    `design` (CELLS × terms) fitted on the squares least different."""
     typical = difference <= np.quantile(difference, _T.typical)
     for _ in range(3):
         terms = design[typical]
-        fit = np.linalg.solve(terms.T @ terms + 1e-6 * np.eye(2), terms.T @ difference[typical])
-        score = difference / (design @ np.maximum(fit, 0.0) + _T.least_noise)
-        typical = score <= np.quantile(score, _T.typical)
-    return Change(gain, glare, score.astype(np.float32), score > _T.changed)
+        fit = np.linalg.solve(terms.T @ terms + 1e-6 * np.eye(design.shape[1]), terms.T @ difference[typical])
+        expected = design @ np.maximum(fit, 0.0) + _T.least_noise
+        typical = difference / expected <= np.quantile(difference / expected, _T.typical)
+    return expected

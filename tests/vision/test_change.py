@@ -108,3 +108,20 @@ def test_pieces_nudged_by_a_pixel_are_no_change_but_a_piece_moved_a_square_is() 
     square(moved, 40)[:] = square(agreed, 41)
     square(moved, 41)[:] = square(agreed, 40)
     assert set(np.flatnonzero(change.compare(moved, reference).changed)) == {40, 41}
+
+
+def test_a_reflection_that_went_does_not_hide_a_faint_change_far_from_it() -> None:
+    """A lamp's broad reflection switched off over the right of the board is undone only roughly
+    there; what is left of it must not raise the noise expected on the squares it never reached,
+    where a piece little unlike the square it covers (a tile on a river drawn in its colour) was
+    put down. Pieces put down where the reflection was stand out still."""
+    plain = board(2)
+    spot = glare_spot(plain.shape, 0.8, 0.5, 0.25, 150.0)
+    glaring = np.clip(plain.astype(np.float32) + spot[..., None], 0, 255).astype(np.uint8)
+    now = relit(plain, np.ones(plain.shape, np.float32), noise=2.0)
+    square(now, 20)[2:14, 2:14] = (square(now, 20)[2:14, 2:14] * 0.9).astype(np.uint8)  # 10 % darker
+    for cell in (76, 92, 110):  # under the reflection's heart
+        square(now, cell)[4:12, 4:12] = square(now, cell)[4:12, 4:12] // 2 + 90
+    changed = change.compare(now, change.reference(glaring)).changed
+    assert changed[[20, 76, 92, 110]].all()
+    assert {int(c) for c in np.flatnonzero(changed) if c % COLUMNS < 6} == {20}  # nothing else on the left
