@@ -23,6 +23,7 @@ RIM_MISFIT = 0.01  # what a change of light leaves unexplained, as a share of th
 RIM_SHADOW = 0.04  # how unevenly a shadow darkens a patch's channels: ratios' spread over their mean
 RIM_PATTERN = 4.0  # grey levels: the spread of a patch's samples that shows the border's printed pattern
 RIM_FOLLOWS = 0.9  # how closely a patch's samples follow their agreed pattern under another light
+RIM_WHITE = 0.25  # how unevenly a reflection that went darkened a patch's channels: spread over mean
 
 
 @dataclass(frozen=True, slots=True)
@@ -240,6 +241,17 @@ def _glare(colours: np.ndarray, expected: np.ndarray) -> np.ndarray:
     return glare
 
 
+def _glare_went(colours: np.ndarray, reference: np.ndarray, fit: np.ndarray) -> np.ndarray:
+    """Patches a lamp's reflection lay on when the `reference` was seen, and no longer does (the
+    lamp switched off): the reference brighter than the patch now, under that light (`fit`: the
+    light's change since), by the same in every channel: the white light the reflection added.
+    A sleeve or a cup there takes away more of some colours than of others."""
+    went = reference - colours / np.maximum(fit, 1e-3)
+    mean = went.mean(axis=1)
+    gone: np.ndarray = (went.min(axis=1) > 0) & (went.max(axis=1) - went.min(axis=1) <= RIM_WHITE * mean)
+    return gone
+
+
 def rim_unlike(colours: np.ndarray, reference: np.ndarray, places: np.ndarray) -> np.ndarray:
     """Which rim patches something lies on: runs of neighbouring patches unlike their reference
     once a smooth change of light over the whole rim (a lamp, the sun, vignetting) is allowed for.
@@ -264,7 +276,8 @@ def rim_unlike(colours: np.ndarray, reference: np.ndarray, places: np.ndarray) -
     # A shadow's edge is sharper than the smooth fit; under a coloured lamp it darkens in the
     # lamp's colour, which is the same all round the rim.
     tint = np.median(ratio[agree] / np.maximum(ratio[agree].mean(axis=1, keepdims=True), 1e-3), axis=0)
-    unlike: np.ndarray = ~agree & ~_lit_differently(colours, reference * tint) & ~_glare(colours, reference * fit)
+    unlike: np.ndarray = (~agree & ~_lit_differently(colours, reference * tint) & ~_glare(colours, reference * fit)
+                          & ~_glare_went(colours, reference, fit))
     run = unlike.copy()
     for step in range(1, RIM_RUN):  # the rim is a loop: runs may wrap around
         run &= np.roll(unlike, step)

@@ -644,3 +644,30 @@ def test_tiles_taken_from_under_a_monuments_lean_at_the_edge_are_no_arm() -> Non
     # The board lies turned half round in this picture: its left edge, by A10, is on the right.
     arm = replace(table.light, hands=(synthetic.Hand(edge="right", along=0.34, reach=0.3),))
     assert not table.observer.read(table.frame(taken, arm)).ok
+
+
+
+def test_a_lamps_reflection_on_the_rim_at_the_agreement_gone_with_the_lamp_is_nothing_lying_there() -> None:
+    """A never-tuned-on game (printing 372, its own camera and light, filmed at the HQ camera's
+    still size): the board was agreed under a lamp whose reflection lay across the dark border at
+    the grid's bottom-left corner; the lamp was switched off, and the border there was far darker
+    than the agreed rim, by the white light the reflection had added. It was taken for something
+    lying over the edge at every look, 34 times, and the game stalled. A sleeve over that corner
+    in the same light still lies there."""
+    full = (2028, 1520)
+    printing, pose, light = unseen.game_table(372, full)
+    table = Table(printing, pose=pose, light=light, size=full)
+    # The game's own lamp, over the top right of the picture (the camera sees the board upside down)
+    lamp = replace(light, glare=synthetic.Glare(0.696, 0.321, 0.198, 0.548), lamp=0.6, exposure=1.39)
+    off = replace(light, lamp=0.28, exposure=1.19)
+    assert table.observer.calibration is not None
+    places = gate.rim_places(table.observer.calibration.homography, full)
+    board = moves(4, seed=3)[-1]
+
+    def rim(conditions: Conditions) -> np.ndarray:
+        return gate.rim_colours(gate.small_image(table.frame(board, conditions)), places)
+
+    agreed = rim(lamp)
+    assert not gate.rim_unlike(rim(off), agreed, places).any()
+    sleeve = replace(off, hands=(synthetic.Hand(edge="top", along=0.7, reach=0.3),))
+    assert gate.rim_sides(gate.rim_unlike(rim(sleeve), agreed, places)) == ("bottom",)
