@@ -169,7 +169,7 @@ def decide(
     # shows the glare, not what lay there. Clipped, it is flat and colourless, and taken darker (as
     # a figure's shadow beside it may darken it) it fits a dark tile under the reflection's rest. It
     # is no witness that nothing changed: the square's own set-up look and the pieces' judge it.
-    burnt_then = (_burnt(agreed_raw) >= TUNING.washed) & (_burnt(raw) < TUNING.washed)
+    burnt_then = (burnt(agreed_raw) >= TUNING.washed) & (burnt(raw) < TUNING.washed)
     codes = examples.codes
     changed = set(squares)
     # The agreed picture fitting a square only far darker than the light says is a shadow's: one
@@ -305,8 +305,9 @@ def decide(
     return verdicts
 
 
-def _burnt(patches: np.ndarray) -> np.ndarray:
-    """The share of each square's pixels (n patches) a glare burnt out: some channel clipped."""
+def burnt(patches: np.ndarray) -> np.ndarray:
+    """The share of each square's pixels (n patches, px × px × 3) a glare burnt out: some
+    channel clipped."""
     clipped = patches.max(axis=3) >= TUNING.clipped
     share: np.ndarray = clipped.reshape(len(patches), -1).mean(axis=1)
     return share
@@ -356,9 +357,7 @@ def _facing(cell: int, changed: Collection[int], put: Collection[int] = ()) -> t
     shadow or a war's gap changes the squares around it too). None (empty) where a piece put down
     is on no side, or on three or four: among changed squares all round, a hand's, every pixel
     counts."""
-    row, column = divmod(cell, COLUMNS)
-    beside = [cell - COLUMNS if row > 0 else -1, cell + 1 if column < COLUMNS - 1 else -1,
-              cell + COLUMNS if row < ROWS - 1 else -1, cell - 1 if column > 0 else -1]
+    beside = _sides_of(cell)
     facing = tuple(side for side, other in enumerate(beside) if other in changed)
     if len(facing) == 1:
         return facing
@@ -366,11 +365,16 @@ def _facing(cell: int, changed: Collection[int], put: Collection[int] = ()) -> t
     return pieces if 1 <= len(pieces) <= 2 else ()
 
 
+def _sides_of(cell: int) -> tuple[int, int, int, int]:
+    """The squares beyond a square's top, right, bottom and left sides; -1 past the board's edge."""
+    row, column = divmod(cell, COLUMNS)
+    return (cell - COLUMNS if row > 0 else -1, cell + 1 if column < COLUMNS - 1 else -1,
+            cell + COLUMNS if row < ROWS - 1 else -1, cell - 1 if column > 0 else -1)
+
+
 def _beside(cell: int) -> set[int]:
     """The squares touching a square side by side."""
-    row, column = divmod(cell, COLUMNS)
-    return {r * COLUMNS + c for r, c in ((row - 1, column), (row + 1, column), (row, column - 1), (row, column + 1))
-            if 0 <= r < ROWS and 0 <= c < COLUMNS}
+    return set(_sides_of(cell)) - {-1}
 
 
 def _away_from(cell: int, changed: Collection[int], put: Collection[int] = ()) -> np.ndarray | None:

@@ -663,9 +663,7 @@ def _shift(before: np.ndarray, now: np.ndarray) -> float:
 
 def _burnt(top_down: np.ndarray) -> np.ndarray:
     """The share of each square's pixels a glare burnt out (some channel clipped): CELLS."""
-    clipped = rectify.cells(top_down).max(axis=3) >= TUNING.clipped
-    share: np.ndarray = clipped.reshape(CELLS, -1).mean(axis=1)
-    return share
+    return decide.burnt(rectify.cells(top_down))
 
 
 def _pixels_of(squares: Collection[int], px: int) -> np.ndarray:
