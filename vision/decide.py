@@ -227,6 +227,14 @@ def decide(
         if kept is not None:
             away_however, away, loss = fit(kept)
             however, pixels = _away(however, away_however, was), _away(pixels, away, was)
+        if by_rings.unchanged:
+            # Whether the agreed picture of the square still fits is the pixels' to say: its rings
+            # are no witness. A change the light was followed from (tiles a war took off in a row
+            # along the board's edge, taken for a glare) makes the agreed piece under that light
+            # look, ring by ring, like the board bared, whose printed pattern only the pixels see.
+            # The rings name what the other pictures show.
+            others = labels != _REFERENCE
+            by_rings = _ranked(near[others], labels[others], was, unseen, confidence_of, _T.unseen_rings)
         verdict = _verdict(by_rings, pixels, bool(blind[k]), min_confidence, was)
         verdict = verdict._replace(darker=however.unchanged and not pixels.unchanged)
         if cell in wide and _rings_alone_barely(verdict, by_rings, pixels, was):

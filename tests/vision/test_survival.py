@@ -646,6 +646,36 @@ def test_tiles_taken_from_under_a_monuments_lean_at_the_edge_are_no_arm() -> Non
     assert not table.observer.read(table.frame(taken, arm)).ok
 
 
+def test_tiles_a_war_took_off_in_a_row_along_the_edge_are_never_read_still_there() -> None:
+    """Never-tuned-on game 394 (river drawn across land-coloured squares, filmed at the HQ camera's
+    still size): a war took the blue tiles from F1 to I1, along the board's top edge, under a
+    monument's lean. Past the edge the edge's parts are repeated, so the row taken off was most of
+    the parts the light there is followed from, and passed for a glare; under it the agreed tiles'
+    pictures came nearest, ring by ring, to the bare river, and G1 and H1 were read as the tiles
+    still lying there. The game kept a tile owed there, and one put down on G1 later went unseen.
+    Whether the agreed picture still fits is the pixels' to say: the squares are read bare or
+    unsure, never as the tiles; the players excusing them (nothing lies there), they are read."""
+    full = (2028, 1520)
+    printing, pose, light = unseen.game_table(394, full)
+    table = Table(printing, pose=pose, light=light, size=full)
+    block = (22, 23, 38, 39)  # G2, H2, G3, H3
+    row = (5, 6, 7, 8)  # F1 to I1, river squares
+    red = Scene.setup().with_cells({c: CellTruth(CellClass.TILE_RED) for c in block})
+    built = red.with_cells({c: CellTruth(CellClass.MONUMENT, monument=("red", "blue")) for c in block})
+    boards = [built.with_cells({c: CellTruth(CellClass.TILE_BLUE) for c in row[:n]}) for n in (1, 2, 3, 4)]
+    table.observer.tall = frozenset(block)
+    table.follow([red, built, *boards])
+    taken = boards[-1].with_cells({c: CellTruth(CellClass.EMPTY_RIVER) for c in row})
+    frame = table.frame(taken)
+    reading = table.observer.read(frame)
+    assert not reading.ok or silent(taken, reading) == []
+    table.observer.excused = frozenset(row)  # as the players answer "nothing lies there"
+    reading = table.observer.read(frame)
+    assert reading.ok, reading.message
+    assert silent(taken, reading) == []
+    assert all(reading.cells[c].cls in (CellClass.EMPTY_RIVER, CellClass.UNKNOWN) for c in row)
+
+
 
 def test_a_lamps_reflection_on_the_rim_at_the_agreement_gone_with_the_lamp_is_nothing_lying_there() -> None:
     """A never-tuned-on game (printing 372, its own camera and light, filmed at the HQ camera's
