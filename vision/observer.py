@@ -104,7 +104,8 @@ class Observer:
     min_confidence: squares below it are reported as unknown and listed in `low_confidence`.
     tall: squares the game says hold a monument (set by the companion as the game goes on). The
         tall piece leans outwards at the board's edge and may not be made out there; unreadable,
-        those squares are reported unknown but never taken for an arm reaching in.
+        those squares are reported unknown but never taken for an arm reaching in, nor is a square
+        beside a monument standing as agreed, where a piece was taken from under its lean.
     face_down: squares the game says may hold a face-down tile (under a monument built or about
         to be), set by the companion; None (not told) means anywhere. Elsewhere a square that
         comes near its printed pattern under a glare is read as bare.
@@ -485,8 +486,16 @@ class Observer:
                     and verdict.reading.confidence < TUNING.first.second_opinion}
         if set(sides) & {side for c in doubtful for side in _EDGES[c]}:
             return _on_the_rim(sides, now)
+        # A monument standing as agreed leans over the squares beside it as the camera sees it
+        # (outwards, near the board's edge): where a piece was taken from under its side, no
+        # picture shows the square as it is now, and it may be left unsure (a war took a row of
+        # river tiles from beside one at the edge). That doubt is the monument's, not an arm's.
+        # Not so on bare board agreed there: its agreed picture shows the lean, and an arm over it
+        # fits none. (Doubt on an edge whose rim something lies over was refused above.)
+        standing = self.tall - set(changed)
+        under_lean = {c for c in doubtful if agreed.cells[c].cls not in _BARE and _beside(c) & standing}
         unsure = tuple(c for c in changed if cells[c].cls is CellClass.UNKNOWN)
-        arm = _arm_in(set(flagged) - self.tall - self.excused, unlike, doubtful)
+        arm = _arm_in(set(flagged) - self.tall - self.excused, unlike, doubtful - under_lean)
         if arm:
             return _arm(arm, now)
         # Where a glare burnt the square out in both pictures nothing shows a change, and where it
@@ -771,13 +780,17 @@ def _joined(squares: set[int]) -> list[set[int]]:
         while todo:
             cell = todo.pop()
             group.add(cell)
-            row, col = divmod(cell, COLUMNS)
-            for r, c in ((row - 1, col), (row + 1, col), (row, col - 1), (row, col + 1)):
-                if 0 <= r < ROWS and 0 <= c < COLUMNS and r * COLUMNS + c in left - group:
-                    todo.append(r * COLUMNS + c)
+            todo.extend(_beside(cell) & (left - group))
         left -= group
         groups.append(group)
     return groups
+
+
+def _beside(cell: int) -> set[int]:
+    """The squares touching a square side by side."""
+    row, col = divmod(cell, COLUMNS)
+    return {r * COLUMNS + c for r, c in ((row - 1, col), (row + 1, col), (row, col - 1), (row, col + 1))
+            if 0 <= r < ROWS and 0 <= c < COLUMNS}
 
 
 # Blue tiles go on the river, every other tile and every leader on land; the board's river is printed.

@@ -676,6 +676,31 @@ def test_tiles_a_war_took_off_in_a_row_along_the_edge_are_never_read_still_there
     assert all(reading.cells[c].cls in (CellClass.EMPTY_RIVER, CellClass.UNKNOWN) for c in row)
 
 
+def test_a_piece_taken_from_under_a_standing_monuments_lean_is_no_arm() -> None:
+    """Never-tuned-on game 394 (cardboard, filmed at the HQ camera's still size): a war took the
+    blue tiles at F1 to I1, along the top edge, from beside a monument standing on F2 to G3. Near
+    the edge the monument leans outwards as the camera sees it, over F1 and G1: no picture shows
+    bare river with its side over it, and F1 was left unsure. Joined to the edge through the
+    squares taken beside it, that doubt was taken for an arm reaching in, and the still board was
+    refused at every look, 9 times. Where a piece was taken from under a standing monument's lean
+    the doubt is the monument's; an arm over the bare squares beside it (E1, E2) is still refused."""
+    full = (2028, 1520)
+    printing, pose, light = unseen.game_table(394, full)
+    table = Table(printing, pose=pose, light=light, size=full)
+    block = (21, 22, 37, 38)  # F2, G2, F3, G3
+    river = (5, 6, 7, 8)  # F1, G1, H1, I1
+    red = Scene.setup().with_cells({c: CellTruth(CellClass.TILE_RED) for c in block})
+    built = red.with_cells({c: CellTruth(CellClass.MONUMENT, monument=("red", "black")) for c in block})
+    tiles = built.with_cells({c: CellTruth(CellClass.TILE_BLUE) for c in river})
+    table.observer.tall = frozenset(block)  # the game tells where monuments stand
+    table.follow([red, built, tiles])
+    reading = table.observer.read(table.frame(built))
+    assert reading.ok, reading.message
+    assert reading.cells[5].cls in (CellClass.EMPTY_RIVER, CellClass.UNKNOWN)
+    assert [reading.cells[c].cls for c in (7, 8)] == [CellClass.EMPTY_RIVER] * 2
+    arm = replace(table.light, hands=(synthetic.Hand(edge="top", along=0.4, reach=0.3),))
+    assert not table.observer.read(table.frame(built, arm)).ok
+
 
 def test_a_lamps_reflection_on_the_rim_at_the_agreement_gone_with_the_lamp_is_nothing_lying_there() -> None:
     """A never-tuned-on game (printing 372, its own camera and light, filmed at the HQ camera's
