@@ -61,10 +61,17 @@ def classify(
     first = first_look(seen, references, min_confidence)
     # The squares the first look could not read, and those it read without much to spare: a
     # second look that clearly sees something else there overrules it (it is right far more often).
+    # Under a glare the rings' colours are only as right as the glare was followed (a plain dark
+    # tile came near a pale figure with a coloured rim): there a piece the first look names,
+    # however surely, is checked too, and where the second sees something else, but not surely,
+    # neither is taken. (Bare board it names surely under a glare only where its printed pattern
+    # shows at the light around, which no glare makes up.)
+    glared = _glare(seen) > TUNING.first.glare_doubt
     doubtful = [
         cell
         for cell, reading in enumerate(first)
         if reading.cls is CellClass.UNKNOWN or reading.confidence < TUNING.first.second_opinion
+        or (glared[cell] and reading.cls not in _BARE)
     ]
     dazzled = tuple(int(cell) for cell in np.flatnonzero(seen.washed > TUNING.dazzled))
     second = (
@@ -76,7 +83,10 @@ def classify(
     obscured = []
     for cell, fit in second.items():
         unread = first[cell].cls is CellClass.UNKNOWN
-        if fit.confidence >= min_confidence and (unread or fit.cls is not first[cell].cls):
+        sure = first[cell].confidence >= TUNING.first.second_opinion
+        if sure and min_confidence <= fit.confidence < TUNING.first.second_opinion and fit.cls is not first[cell].cls:
+            cells[cell] = CellReading(CellClass.UNKNOWN, fit.confidence)
+        elif fit.confidence >= min_confidence and (unread or fit.cls is not first[cell].cls):
             cells[cell] = CellReading(fit.cls, fit.confidence, None, fit.monument)
         pattern = fit.misfit < TUNING.second.pattern_fit
         if unread and not (pattern if fit.cls in _BARE else fit.confidence >= min_confidence):
@@ -84,6 +94,12 @@ def classify(
     found = _treasures_found(cells, seen, references, second)
     obscured = [cell for cell in obscured if cell not in found]
     return Look(_colours_checked(tuple(cells), top_down, seen, references), tuple(obscured), dazzled)
+
+
+def _glare(seen: Seen) -> np.ndarray:
+    """The most glare on each square (grey levels), as the light worked it out."""
+    glare: np.ndarray = cells(seen.undone.glare[..., None], PX_PER_SQUARE).reshape(len(seen.patches), -1).max(axis=1)
+    return glare
 
 
 def _treasures_found(cells: list[CellReading], seen: Seen, references: References, second: dict[int, Fit]) -> set[int]:

@@ -54,7 +54,9 @@ class Light:
     gain: np.ndarray  # squares × 3
     glare: np.ndarray  # squares × 1, grey levels of white light added (a reflection, a bright spot)
     bare: np.ndarray | None = None  # squares: where the bare board showed, so the light could be measured
-    misfit: np.ndarray | None = None  # squares: how far each is from the bare board under any smooth light
+    # squares: how far each is from the bare board under any smooth light not much dimmer than
+    # the light around it (inf: dimmer than that, its pattern does not show)
+    misfit: np.ndarray | None = None
 
     @classmethod
     def unchanged(cls, squares: int = CELLS) -> Light:
@@ -141,6 +143,9 @@ def light(
         reference = np.where(counts > 0, around[:, :2] / np.maximum(counts, 1), fallback)
     share = fit[:, 0] / np.maximum(reference[:, 0], 1e-3)
     glowing = (misfit < _T.bare_misfit[0]) & (share > _T.bare_gain[0]) & (share < _T.bare_gain[1]) & (fit[:, 3] > -12)
+    # A plain piece under a glare is fitted as well by its square's pattern faded to nothing (or
+    # less) beneath the glare: a bare square shows its pattern at a good share of the light around.
+    misfit = np.where(share > _T.bare_gain[0], misfit, np.inf).astype(np.float32)
     gain = (reference[:, :1] * tint[None, :]).astype(np.float32)
     return Light(
         gain=np.maximum(gain, 0.05),
