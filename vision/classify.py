@@ -105,7 +105,12 @@ def _glare(seen: Seen) -> np.ndarray:
 def _treasures_found(cells: list[CellReading], seen: Seen, references: References, second: dict[int, Fit]) -> set[int]:
     """Temple squares read as a red tile, or left unread between a red tile and a treasure, that
     show their treasure's own colours (`treasures.shown`) are read as holding it, in `cells`: a
-    treasure put down near the tile's edge leaves most of the square to the tile. Which squares."""
+    treasure put down near the tile's edge leaves most of the square to the tile. Which squares.
+
+    Nor is such a square read surely as a bare red tile where it shows some of those colours,
+    which red tiles never show (a treasure at the tile's corner, half in a neighbour's shadow), or
+    where this table's treasures show no colours of their own (coloured like their tile): nothing
+    then tells a treasure at the tile's edge from the tile. It is left unsure."""
     colours = references.treasure_colours
     temples = [
         cell
@@ -115,14 +120,15 @@ def _treasures_found(cells: list[CellReading], seen: Seen, references: Reference
         and (reading.cls is CellClass.TILE_RED
              or (reading.cls is CellClass.UNKNOWN and cell in second and second[cell].cls in _TEMPLE))
     ]
-    if colours is None or not temples:
-        return set()
+    shares = np.zeros(len(temples)) if colours is None else treasures.shown(seen.patches[temples], colours)
     found = set()
-    for cell, share in zip(temples, treasures.shown(seen.patches[temples], colours), strict=True):
+    for cell, share in zip(temples, shares, strict=True):
         if share >= TUNING.treasure_shown:
             # Just sure enough at the least share, fully from twice it.
             cells[cell] = CellReading(CellClass.TREASURE, min(1.0, share / (2 * TUNING.treasure_shown)))
             found.add(cell)
+        elif cells[cell].cls is CellClass.TILE_RED and (colours is None or share > 0):
+            cells[cell] = CellReading(CellClass.UNKNOWN, 0.0)
     return found
 
 

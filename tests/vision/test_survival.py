@@ -458,6 +458,22 @@ def test_plain_dark_tiles_under_a_glare_read_whole_are_neither_bare_land_nor_fig
     assert unsure(board, reading) <= 2
 
 
+def test_a_treasure_coloured_like_its_tile_put_down_at_the_tiles_edge_is_never_read_a_bare_tile() -> None:
+    """A table whose treasures show no colour a red tile does not (`treasure_colours` is None),
+    read whole: a treasure put down at its temple tile's corner left most of the square to the
+    tile, and was read as a red tile with confidence (the treasure taken: a move nobody made).
+    Nothing there tells such a treasure from the tile: a red tile on a temple is left unsure."""
+    printing = unseen.random_printing(383078977)  # pyramids, coloured like their tiles
+    table = Table(printing, seed=4)
+    assert table.observer.calibration is not None and table.observer.calibration.references is not None
+    assert table.observer.calibration.references.treasure_colours is None
+    for placement in range(1, 5):
+        table.style = printing.put_down(placement)
+        reading = table.observer.read(table.frame(Scene.setup()))
+        assert reading.ok, reading.message
+        assert silent(Scene.setup(), reading) == []
+
+
 def test_a_treasure_anywhere_on_its_temple_is_seen_taken() -> None:
     table = Table(printing_where(lambda p: p.board.river is RiverArt.SQUARES), seed=4)
     temples = sorted(geometry.start_temple_cells())

@@ -2,9 +2,15 @@
 
 from __future__ import annotations
 
+from types import SimpleNamespace
+from typing import cast
+
 import numpy as np
 
-from vision import treasures
+from vision import classify, geometry, treasures
+from vision.first_look import Seen
+from vision.reading import CELLS, CellClass, CellReading
+from vision.references import References
 from vision.tuning import TUNING
 
 PX = 32
@@ -44,3 +50,32 @@ def test_no_colours_are_a_treasures_own_without_red_tiles_or_when_it_is_coloured
     assert treasures.learn(shown_at_setup[:0], tiles, TUNING.treasure_least) is None
     red_gems = np.array([square((11, 11), colour=(45, 45, 175), seed=s) for s in range(10)])
     assert treasures.learn(red_gems, tiles, TUNING.treasure_least) is None
+
+
+def test_a_temple_showing_a_little_of_its_treasures_colours_or_read_where_none_are_known_is_unsure() -> None:
+    """Read whole, a temple square read as a bare red tile is taken as one only where it shows
+    none of a treasure's own colours (red tiles never show them): a treasure at the tile's corner,
+    mostly hidden, showed a fifth of a set-up treasure's share, and was read as the bare tile. Where
+    this table's treasures show no colours of their own nothing tells them from the tile."""
+    shown_at_setup = np.array([square((11, 11), seed=s) for s in range(10)])
+    tiles = np.array([square(seed=10 + s) for s in range(5)])
+    colours = treasures.learn(shown_at_setup, tiles, TUNING.treasure_least)
+    assert colours is not None
+    temples = sorted(geometry.start_temple_cells())
+    now = {temples[0]: square(seed=30), temples[1]: square((29, 29), seed=31), temples[2]: square((1, 21), seed=32)}
+    patches = np.zeros((CELLS, PX, PX, 3), np.float32)
+    for cell, picture in now.items():
+        patches[cell] = picture
+    seen = cast(Seen, SimpleNamespace(patches=patches, washed=np.zeros(CELLS)))
+    setup = tuple(CellClass.TREASURE if c in temples else CellClass.EMPTY_LAND for c in range(CELLS))
+    shares = treasures.shown(patches[list(now)], colours)
+    assert shares[0] == 0 and 0 < shares[1] < TUNING.treasure_shown <= shares[2]
+
+    def read(known: treasures.TreasureColours | None) -> list[CellClass]:
+        references = cast(References, SimpleNamespace(setup=setup, treasure_colours=known))
+        cells = [CellReading(CellClass.TILE_RED, 1.0) for _ in range(CELLS)]
+        classify._treasures_found(cells, seen, references, {})
+        return [cells[c].cls for c in now]
+
+    assert read(colours) == [CellClass.TILE_RED, CellClass.UNKNOWN, CellClass.TREASURE]
+    assert read(None) == [CellClass.UNKNOWN] * 3
