@@ -20,7 +20,7 @@ import numpy as np
 
 from vision import treasures
 from vision.first_look import Seen, distances, first_look
-from vision.leaders import LEADERS, colour_agrees, shown
+from vision.leaders import colour_agrees, nearest_colours, shown
 from vision.light import Light
 from vision.reading import CellClass, CellReading
 from vision.rectify import PX_PER_SQUARE, cells
@@ -135,17 +135,22 @@ def _treasures_found(cells: list[CellReading], seen: Seen, references: Reference
 def _colours_checked(
     readings: tuple[CellReading, ...], top_down: np.ndarray, seen: Seen, references: References
 ) -> tuple[CellReading, ...]:
-    """Leaders, however read, named a colour only when they show it: see `colour_agrees`."""
-    leaders = [cell for cell, reading in enumerate(readings) if reading.cls in LEADERS]
-    if not leaders:
-        return readings
-    colours = shown(cells(top_down, PX_PER_SQUARE)[leaders], references.leader_colours)
-    brightness = cells(seen.undone.brightness[..., None], PX_PER_SQUARE)[leaders].mean(axis=(1, 2, 3))
+    """Leaders and tiles, however read, named a colour only when they show it, in the rings where
+    this table's pieces of their kind show theirs: see `colour_agrees`. (A pale tile whose colour
+    shows only in its frame comes near another colour's tile in both looks, in a shadow or a
+    light the camera's exposure washes out.)"""
     checked = list(readings)
-    for colour, light, cell in zip(colours, brightness, leaders, strict=True):
-        reading = readings[cell]
-        if not colour_agrees(
-            reading.cls, colour, float(light), seen.tint, references.leader_colours, reading.confidence
-        ):
-            checked[cell] = CellReading(CellClass.UNKNOWN, 0.0)
+    for kind in (references.leader_colours, references.tile_colours):
+        named = [cell for cell, reading in enumerate(readings) if reading.cls in kind.each]
+        if not named:
+            continue
+        colours = shown(cells(top_down, PX_PER_SQUARE)[named], kind)
+        brightness = cells(seen.undone.brightness[..., None], PX_PER_SQUARE)[named].mean(axis=(1, 2, 3))
+        nearest = nearest_colours(colours, brightness, seen.tint, kind)
+        for colour, light, cell, near in zip(colours, brightness, named, nearest, strict=True):
+            reading = readings[cell]
+            if near is not reading.cls and not colour_agrees(
+                reading.cls, colour, float(light), seen.tint, kind, reading.confidence
+            ):
+                checked[cell] = CellReading(CellClass.UNKNOWN, 0.0)
     return tuple(checked)

@@ -121,6 +121,17 @@ def colour_agrees(
     return nearest in _BLACK and bool(np.linalg.norm(seen) >= pale)
 
 
+def nearest_colours(colours: np.ndarray, brightness: np.ndarray, tint: np.ndarray, kind: Colours) -> list[CellClass]:
+    """For each square, the colour of `kind` whose examples' steps between channels, under the
+    square's light (`brightness` × `tint`), are nearest what it shows (`colours`: n × rings × 3,
+    see `shown`): `colour_agrees`'s first test for many squares at once."""
+    pieces = list(kind.each)
+    seen = channel_steps(colours)[:, None]
+    lit = brightness[:, None, None] * tint
+    expected = np.stack([channel_steps(lit * kind.each[piece]) for piece in pieces], axis=1)
+    return [pieces[i] for i in ((seen - expected) ** 2).sum(axis=(2, 3)).argmin(axis=1)]
+
+
 def colour_shown(patch: np.ndarray, kind: Colours) -> tuple[CellClass, float] | None:
     """The colour of `kind` a square's picture (light undone) shows in its rings: the nearest
     colour's examples, with a confidence from how much nearer than the next colour's, as the

@@ -624,18 +624,20 @@ def test_the_second_look_overrules_a_first_reading_with_little_to_spare(monkeypa
     top_down = rectify.rectify(synthetic.render(scene, size=SIZE, seed=3).frame, calibration.homography)
     looked = classify.first_look
 
-    def mistaken(confidence: float) -> None:
+    def mistaken(confidence: float, cls: CellClass = CellClass.TILE_GREEN) -> None:
         def look(*args: object) -> tuple[CellReading, ...]:
             cells = list(looked(*args))  # type: ignore[arg-type]
-            cells[square] = CellReading(CellClass.TILE_GREEN, confidence)
+            cells[square] = CellReading(cls, confidence)
             return tuple(cells)
 
         monkeypatch.setattr(classify, "first_look", look)
 
     mistaken(0.6)
     assert classify.classify(top_down, calibration.references).cells[square].cls is CellClass.TILE_RED
-    mistaken(0.95)  # sure enough: taken as it is
-    assert classify.classify(top_down, calibration.references).cells[square].cls is CellClass.TILE_GREEN
+    mistaken(0.95, CellClass.CATASTROPHE)  # sure enough: taken as it is
+    assert classify.classify(top_down, calibration.references).cells[square].cls is CellClass.CATASTROPHE
+    mistaken(0.95)  # ... but a tile is named only the colour it shows
+    assert classify.classify(top_down, calibration.references).cells[square].cls is CellClass.UNKNOWN
 
 
 def test_figures_on_the_rim_turned_any_way_and_leaning_out_are_read() -> None:

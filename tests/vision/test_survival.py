@@ -458,6 +458,23 @@ def test_plain_dark_tiles_under_a_glare_read_whole_are_neither_bare_land_nor_fig
     assert unsure(board, reading) <= 2
 
 
+@pytest.mark.parametrize(("exposure", "lamp"), [(1.35, -0.5), (1.3, -0.7)])
+def test_a_pale_tile_read_whole_is_named_only_the_colour_its_frame_shows(exposure: float, lamp: float) -> None:
+    """Never-tuned-on tables with pale tiles whose colour shows only in a frame: read whole in a
+    cool light the exposure nearly washes out, red tiles were read as black ones with confidence
+    (as black tiles were read as red or green ones). The changed squares of a game were already
+    named only the colour they show where this table's tiles show theirs; a board read whole is
+    too."""
+    table = Table(unseen.random_printing(404798141))  # pale tiles with a coloured frame
+    light = replace(table.light, exposure=table.light.exposure * exposure, lamp=lamp)
+    rivers, temples = geometry.river_cells(), geometry.start_temple_cells()
+    land = [c for c in range(CELLS) if c not in rivers | temples and 1 <= c // COLUMNS <= 9 and 1 <= c % COLUMNS <= 14]
+    board = Scene.setup().with_cells({c: CellTruth(CellClass.TILE_RED) for c in land[::3]})
+    reading = table.observer.read(table.frame(board, light))
+    assert reading.ok, reading.message
+    assert silent(board, reading) == []
+
+
 def test_a_treasure_coloured_like_its_tile_put_down_at_the_tiles_edge_is_never_read_a_bare_tile() -> None:
     """A table whose treasures show no colour a red tile does not (`treasure_colours` is None),
     read whole: a treasure put down at its temple tile's corner left most of the square to the
