@@ -58,17 +58,26 @@ def name(
 ) -> tuple[str, str] | None:
     """The monument among `candidates` whose colours at set-up the block's (`block`: its pixels,
     the light undone) come clearly nearest, in the colours in which the candidates differ: the
-    next one's differ `TUNING.monument_apart` times as much. None when it is not clear, or when a
+    next one's differ `TUNING.monument_apart` times as much, and `TUNING.monument_near` times as
+    much as the nearest one's differ in all colours. None when it is not clear, or when a
     candidate was not shown at set-up (it could be the one)."""
     known = references.monument_colours
     if len(candidates) == 0 or any(m not in known for m in candidates):
         return None
     shown = np.array([known[m] for m in candidates])
-    # Only the colours in which the candidates differ count (one monument's top against another's),
-    # not those they share (their common colour, the board and tiles around, a shadow).
+    seen = colours(block)
+    # Only the colours in which the candidates differ tell one from another (one monument's top
+    # against another's), not those they share (their common colour, the board and tiles around,
+    # a shadow).
     differ, _ = np.linalg.qr((shown[1:] - shown[0]).T)
-    apart = sorted((float(np.linalg.norm(differ.T @ (colours(block) - known[m]))), m) for m in candidates)
-    if len(apart) > 1 and apart[1][0] < TUNING.monument_apart * apart[0][0]:
+    apart = sorted((float(np.linalg.norm(differ.T @ (seen - known[m]))), m) for m in candidates)
+    # A block far from the nearest in all colours shows what none of them showed at set-up (a lit
+    # green top the set-up showed dark): how near it comes to one in the few colours they differ
+    # in says little (never-tuned-on game 423: a red/green monument, 0.05 from red/black in those
+    # colours and 0.17 from red/green, was named red/black, 0.14 from it in all colours).
+    nearest = float(np.linalg.norm(seen - known[apart[0][1]]))
+    if len(apart) > 1 and (apart[1][0] < TUNING.monument_apart * apart[0][0]
+                           or apart[1][0] < TUNING.monument_near * nearest):
         return None
     return apart[0][1]
 
