@@ -442,6 +442,7 @@ class Observer:
         changed = []
         dazzled = set()
         seen_changed = set()  # squares this picture read surely as holding something else
+        alike = set()  # squares unlike their agreed picture, yet read as the piece agreed there
         for cell, verdict in zip(flagged, verdicts, strict=True):
             reading, was = verdict.reading, agreed.cells[cell]
             if verdict.unchanged:
@@ -462,11 +463,17 @@ class Observer:
             # The same piece nudged or turned, or under a new glare, is what was agreed (and as
             # the players named it): a change is another class, or another player's leader.
             if _same(reading, was):
+                alike |= {cell} if not verdict.darker else set()
                 continue
             changed.append(cell)
             cells[cell] = reading
             dazzled |= {cell} if verdict.dazzled else set()
-        checked = _only_what_can_be(tuple(cells), self.calibration.board, self._building())
+        building = self._building()
+        under = _under_new_monuments(cells, changed, alike, building)
+        for cell in under:
+            cells[cell] = CellReading(CellClass.UNKNOWN, 0.0)
+        changed = sorted(changed + under)
+        checked = _only_what_can_be(tuple(cells), self.calibration.board, building)
         unchanged = set(range(CELLS)) - set(changed)
         cells = [agreed.cells[c] if c in unchanged else checked[c] for c in range(CELLS)]
         cells = _monuments_named(cells, changed, agreed.cells, scene, self.calibration.references)
@@ -860,6 +867,25 @@ def _monument_blocks(monument: list[bool]) -> list[tuple[int, int, int, int]]:
         else:
             blocks += found
     return blocks
+
+
+def _under_new_monuments(
+    cells: Sequence[CellReading], changed: Sequence[int], alike: Collection[int], building: frozenset[int]
+) -> list[int]:
+    """Where the game says a monument may be built now (`building`), the quarters of a block with a
+    monument quarter just read that changed from their agreed picture yet were read as the tile
+    agreed there (`alike`): they are to be left unread, the monument's for `_fourth_quarters` to
+    fill, or doubted with the rest of the block. A monument covers all four of its tiles, but its
+    quarter over a tile of its own colour (a temple under a red monument) may be read as that tile;
+    kept as it, that quarter was never doubted, and the players, asked only of the others, left it
+    a sure tile under the monument (never-tuned-on game 413: a red tile at the board's corner read
+    under a red/green monument in 48 looks, to the game's end)."""
+    new = set(changed)
+    kept: list[int] = []
+    for quad in _QUADS:
+        if quad <= building and any(c in new and cells[c].cls is CellClass.MONUMENT for c in quad):
+            kept += [c for c in sorted(quad) if c in alike and cells[c].cls.is_tile and c not in kept]
+    return kept
 
 
 def _fourth_quarters(cells: tuple[CellReading, ...], building: frozenset[int] = frozenset()) -> tuple[CellReading, ...]:

@@ -642,6 +642,41 @@ def test_a_monument_its_quarters_do_not_name_is_named_by_its_colours(
         assert {reading.cells[c].monument for c in block} == {colours}
 
 
+def test_a_monument_quarter_read_as_the_tile_under_it_is_the_monuments(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A monument put on four red tiles where the game says one may be built: its quarter over a
+    tile of its own colour, unlike the tile's agreed picture, may still be read as a red tile (a
+    never-tuned-on game's red/green monument at the board's corner: that quarter a sure red tile
+    for 48 looks, the others doubted and named by the players). Beside monument quarters read it is
+    the monument's too; where the game says no monument may be built, it is the tile read."""
+    table = Table("classic")
+    scene = busy(3)
+    land = set(free_land(scene))
+    block = next(block_cells(c) for c in sorted(land) if 0 < c % COLUMNS < COLUMNS - 2 and c >= COLUMNS
+                 and set(block_cells(c)) <= land)
+    tiles = scene.with_cells({c: CellTruth(CellClass.TILE_RED) for c in block})
+    table.agreed(tiles)
+    built = tiles.with_cells({c: CellTruth(CellClass.MONUMENT, monument=("red", "green")) for c in block})
+    red = block[0]
+    decided = decide.decide
+
+    def red_there(scene: decide.Scene, squares: list[int], agreed: list[CellReading],
+                  *args: object) -> list[decide.Verdict]:
+        verdicts = decided(scene, squares, agreed, *args)  # type: ignore[arg-type]
+        return [decide.Verdict(CellReading(CellClass.TILE_RED, 0.8), False, False) if c == red else verdict
+                for c, verdict in zip(squares, verdicts, strict=True)]
+
+    monkeypatch.setattr(decide, "decide", red_there)
+    table.observer.candidates = building_on(tiles, block)
+    reading = table.read(built)
+    assert reading.ok and reading.changed == tuple(sorted(block)) and wrong(built, reading) == []
+    assert not set(reading.low_confidence) & set(block)
+    table.observer.candidates = None
+    reading = table.read(built)
+    assert red not in (reading.changed or ()) and reading.cells[red].cls is CellClass.TILE_RED
+
+
 def test_a_monument_is_named_only_among_those_that_may_stand_and_were_shown() -> None:
     assert monuments.that_may_stand({"red"}, ()) == (("red", "blue"), ("red", "green"), ("red", "black"))
     assert monuments.that_may_stand({"red"}, {("red", "blue")}) == (("red", "green"), ("red", "black"))
