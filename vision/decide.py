@@ -255,8 +255,8 @@ def decide(
             # Both measures see a figure, or a tile, not surely of which colour: a disc whose colour
             # shows only in its rim weighs little in either, a pale tile's frame and symbol too
             # (worse where it lies off-centre, the board showing along one side). The surer one's
-            # colour stands where the rings its kind shows its colour in (`leaders.colour_shown`)
-            # name it too, with much to spare.
+            # colour stands where the colour its kind shows (`leaders.colour_shown`: a leader's
+            # in its pixels unlike the board beside it) names it too, with much to spare.
             surer = max(by_rings, pixels, key=lambda measure: measure.confidence)
             shown = leaders.colour_shown(calibrated[0, k], colours)
             if shown is not None and shown[0] is surer.cls and surer.cls in permitted and shown[1] >= _SURELY:
@@ -269,8 +269,9 @@ def decide(
         if not verdict.unchanged and kind is not None and cls in kind.each:
             # A figure turned and leaning as no picture was may come nearer another colour's
             # pictures, a tile's disc lifted by a reflection the light followed only roughly too:
-            # it must show its colour (see `leaders.colour_agrees`).
-            colour, light = leaders.shown(np.stack([raw[k], gain[k]]), kind)
+            # it must show its colour (see `leaders.colour_agrees`); a leader in its pixels unlike
+            # the board beside it (`References.leader_rims`).
+            colour, light = leaders.shown(np.stack([raw[k], gain[k]]), kind, calibrated[0, [k, k]])
             if not leaders.colour_agrees(cls, colour, 1.0, light, kind, confidence):
                 verdict = Verdict(CellReading(CellClass.UNKNOWN, 0.0), False, verdict.dazzled)
         return verdict

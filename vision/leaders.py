@@ -5,11 +5,13 @@ Both looks at a square weigh a figure's outline and symbol as much as its colour
 named a colour only when the steps between channels (which a white glare leaves as they were) in
 the rings where this table's leaders show their colour (`Colours.rings`, learnt at calibration:
 the middle of a solid figure, the rim of a pale disc) agree with that colour's examples
-(`colour_agrees`). So is a tile, in the rings where this table's tiles show theirs: a pale tile's
-small disc weighs little in either look, and a reflection that the light followed only roughly
-lifts a black disc to a grey as near a green one. A leader's dynasty is read from a close-up of
-the frame, by how the brightness varies around rings about its centre (`name_dynasty`), when
-the calibration showed the dynasties can be told apart from above (`dynasties_readable`).
+(`colour_agrees`); a leader put down while the game is followed, in its pixels about the centre
+unlike the board beside it (`colours`), whatever the board's colour there. So is a tile, in
+the rings where this table's tiles show theirs: a pale tile's small disc weighs little in either
+look, and a reflection that the light followed only roughly lifts a black disc to a grey as near
+a green one. A leader's dynasty is read from a close-up of the frame, by how the brightness
+varies around rings about its centre (`name_dynasty`), when the calibration showed the dynasties
+can be told apart from above (`dynasties_readable`).
 """
 
 from __future__ import annotations
@@ -88,10 +90,44 @@ def at_rings(examples: dict[CellClass, np.ndarray], chosen: tuple[int, ...]) -> 
     return Colours(chosen, each, float(np.mean(np.concatenate(strays))) if strays else 0.0)
 
 
-def shown(patches: np.ndarray, kind: Colours) -> np.ndarray:
-    """(n, rings, 3): the mean colour of each square patch (n, px, px, 3) in the rings where
-    pieces of `kind` show their colour."""
-    return rings.colours(patches)[:, kind.rings]
+def colours(patches: np.ndarray, seen: np.ndarray | None = None) -> np.ndarray:
+    """(n, regions, 3): the mean colour of each square patch (n, px, px, 3) in each ring
+    (`vision.rings`), and last in its pixels about the centre that are unlike the board around,
+    as `seen` (the patches under the calibration light, or the patches themselves) shows them
+    (`_unlike_board`)."""
+    seen = patches if seen is None else seen
+    n, px = len(patches), patches.shape[1]
+    weights = np.concatenate([np.broadcast_to(rings.weights(px).reshape(1, -1, px * px), (n, rings.RINGS, px * px)),
+                              _unlike_board(seen)[:, None]], axis=1)
+    means: np.ndarray = np.einsum("nrp,npc->nrc", weights, patches.reshape(n, px * px, 3).astype(np.float32))
+    return means
+
+
+def _unlike_board(seen: np.ndarray) -> np.ndarray:
+    """(n, px²) weights summing to 1: the pixels of each patch's middle and rim rings whose
+    colour is further than `unlike_board` from its corners' (the board beside a leader), or the
+    whole of those rings where none is. A pale disc's coloured rim is a pixel wide at this size and
+    falls in the rim ring, which the board beside the disc mostly fills: a board whose colour
+    varies from square to square (a river drawn across the land) moves that ring's colour more
+    than the rim does, and the squares the calibration showed the leaders on are not those they
+    are put on."""
+    n, px = len(seen), seen.shape[1]
+    ring = rings.weights(px).reshape(-1, px * px)
+    flat = seen.reshape(n, px * px, 3).astype(np.float32)
+    # The board's colour: the corners' median pixel (a disc put down off-centre reaches into one).
+    board = np.median(flat[:, ring[-1] > 0], axis=1)
+    band = (ring[1] + ring[2]) > 0
+    unlike = (np.linalg.norm(flat - board[:, None], axis=2) > TUNING.leaders.unlike_board) & band
+    chosen = np.where(unlike.any(axis=1, keepdims=True), unlike, band).astype(np.float32)
+    result: np.ndarray = chosen / chosen.sum(axis=1, keepdims=True)
+    return result
+
+
+def shown(patches: np.ndarray, kind: Colours, seen: np.ndarray | None = None) -> np.ndarray:
+    """(n, rings, 3): the mean colour of each square patch (n, px, px, 3) in the regions
+    (`colours`) where pieces of `kind` show their colour; `seen`: the patches under the
+    calibration light, where the piece is told from the board (the patches themselves if None)."""
+    return colours(patches, seen)[:, kind.rings]
 
 
 def colour_agrees(

@@ -21,7 +21,7 @@ from vision.leaders import LEADERS, SIGNATURE, TILES
 from vision.light import Light, cell_colours
 from vision.reading import CELLS, COLUMNS, ROWS, CellClass
 from vision.rectify import PX_PER_SQUARE, cells
-from vision.rings import colours, features
+from vision.rings import RINGS, features
 from vision.second_look import coarse
 from vision.tuning import TUNING
 
@@ -108,26 +108,36 @@ class References:
     def leader_colours(self) -> leaders.Colours:
         """Where this table's leaders show their colour and what each colour shows there: a solid
         figure in the middle, a pale disc only in its rim (`leaders.learn`)."""
-        return leaders.learn(self.examples_of(LEADERS))
+        return leaders.learn({cls: each[:, :RINGS] for cls, each in self.examples_of(LEADERS).items()})
+
+    @functools.cached_property
+    def leader_rims(self) -> leaders.Colours:
+        """What each colour of this table's leaders shows in the pixels about its centre unlike
+        the board beside it (`leaders.colours`): a pale disc's thin rim, on whatever board."""
+        return leaders.at_rings(self.examples_of(LEADERS), (RINGS,))
 
     @functools.cached_property
     def tile_colours(self) -> leaders.Colours:
         """Where this table's tiles show their colour, wherever the printing puts it (a tile all of
-        one colour, a coloured disc, a frame), and what each colour shows there."""
-        return leaders.learn(self.examples_of(TILES))
+        one colour, a coloured disc, a frame), and what each colour shows there: in the rings (a
+        tile fills its square: no board shows beside it)."""
+        return leaders.learn({cls: each[:, :RINGS] for cls, each in self.examples_of(TILES).items()})
 
     def colours_of(self, cls: CellClass) -> leaders.Colours | None:
-        """The colours of `cls`'s kind: leaders' or tiles'; None for other pieces."""
-        return self.leader_colours if cls.is_leader else self.tile_colours if cls.is_tile else None
+        """The colours of `cls`'s kind as a piece put down is checked against them: a leader's in
+        its pixels unlike the board beside it (`leader_rims`), a tile's in its rings; None for
+        other pieces."""
+        return self.leader_rims if cls.is_leader else self.tile_colours if cls.is_tile else None
 
     def examples_of(self, kinds: tuple[CellClass, ...]) -> dict[CellClass, np.ndarray]:
         """Each of `kinds` shown at calibration: its examples' mean colour (BGR) in every ring
-        (`vision.rings`), examples × rings × 3."""
+        (`vision.rings`) and in the pixels unlike the board (`leaders.colours`), examples ×
+        regions × 3."""
         examples = {}
         for cls in kinds:
             rows = [i for i, c in enumerate(self.classes) if c is cls]
             if rows:
-                examples[cls] = colours(self.looks[rows])
+                examples[cls] = leaders.colours(self.looks[rows])
         return examples
 
     @functools.cached_property

@@ -14,6 +14,7 @@ import numpy as np
 from vision.light import Light
 
 _RINGS = (0.0, 0.17, 0.3, 0.42, 0.5)  # radii (squares) of centre, middle, rim; corners beyond 0.5
+RINGS = len(_RINGS) - 1  # centre, middle, rim and corners
 _INSET = 0.06  # square's edge kept out of the corner region: grid lines and small misalignment
 
 
@@ -33,7 +34,8 @@ def _region_weights(px: int) -> np.ndarray:
 _WEIGHTS: dict[int, np.ndarray] = {}
 
 
-def _weights(px: int) -> np.ndarray:
+def weights(px: int) -> np.ndarray:
+    """(regions, px, px): each ring's share of every pixel of a px-wide square, summing to 1 per ring."""
     if px not in _WEIGHTS:
         _WEIGHTS[px] = _region_weights(px)
     return _WEIGHTS[px]
@@ -48,7 +50,7 @@ def _channels(patches: np.ndarray) -> np.ndarray:
 
 def _ring_means(channels: np.ndarray, n: int, px: int) -> np.ndarray:
     """(n, regions, 3): the mean of each ring of each channel row (`_channels`)."""
-    means: np.ndarray = (channels @ _weights(px).reshape(-1, px * px).T).reshape(n, 3, -1).transpose(0, 2, 1)
+    means: np.ndarray = (channels @ weights(px).reshape(-1, px * px).T).reshape(n, 3, -1).transpose(0, 2, 1)
     return means
 
 
@@ -65,7 +67,7 @@ def features(patches: np.ndarray, light: Light) -> np.ndarray:
     channels = _channels(patches)
     means = _ring_means(channels, n, px)
     brightness = channels.reshape(n, 3, px * px).mean(axis=1)
-    squares = (brightness * brightness) @ _weights(px).reshape(-1, px * px).T  # (n, regions)
+    squares = (brightness * brightness) @ weights(px).reshape(-1, px * px).T  # (n, regions)
     spread = np.sqrt(np.maximum(squares - means.mean(axis=2) ** 2, 0.0)) / 255.0
     level = light.gain.mean(axis=1, keepdims=True)
     normalised = light.undo(means) / 255.0

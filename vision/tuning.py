@@ -82,6 +82,12 @@ class LeaderTuning:
     # Two colours' middles are told apart when this many times the stray of one leader's middle
     # apart (the bench's classic and modern figures: 4.1 at the closest pair, black and blue)
     told_apart: float = 3.0
+    # Grey levels (under the calibration light) by which a pixel about a leader's centre must differ
+    # from the board its square's corners show to count as the piece's (`leaders.colours`): a pale
+    # disc's rim. Measured on never-tuned-on games 371 and 373, leaders left unsure or misnamed: at
+    # 35 each of 85 reads is nearest its own colour (the next 2.6 times as far at the least); at 25
+    # three were nearer another colour, the board's noise and edges counting as the piece's.
+    unlike_board: float = 35.0
     match: float = 0.6  # similarity (of what sets a symbol apart) below which no dynasty is named
     margin: float = 0.3  # lead over the best other dynasty needed to name one
     same_leader: float = 4.0  # grey levels: mean change of a leader's close-up that is only noise and light

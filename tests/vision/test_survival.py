@@ -155,6 +155,30 @@ def test_leaders_whose_colour_shows_only_in_a_rim_are_never_named_another_colour
     assert sum(unsure(b, r) for b, r in zip(boards, readings, strict=True)) == 0
 
 
+def test_a_rim_leader_is_named_its_colour_on_whatever_board_it_stands() -> None:
+    """Never-tuned-on game 371's pale discs, their coloured rim a pixel wide in a square's picture:
+    the rim ring is mostly the board beside the disc, and a river drawn across the land colours
+    the board unlike the squares the calibration showed the leaders on. The rim ring there was
+    nearer green than blue for a blue leader: the blue one off square 21, which both looks took
+    for green, was named green, and the black and the blue ones off squares 15 and 16 were left
+    unsure. The pixels about the centre unlike the board are the disc's, whatever the board. (The
+    blue one off 21 and the green one off 26 are left unsure: the looks lean to another colour, or
+    the rim shows its own without much to spare.)"""
+    printing, pose, light = unseen.game_table(371, (2028, 1520))
+    table = Table(printing, pose=pose, light=light, size=(2028, 1520))
+    land = [c for c, t in enumerate(Scene.setup().cells) if t.cls is CellClass.EMPTY_LAND]
+    table.observer.candidates = tuple(frozenset(LEADERS) | {CellClass.EMPTY_LAND} if c in land
+                                      else frozenset({Scene.setup().cells[c].cls}) for c in range(CELLS))
+    put = [(26, CellClass.LEADER_GREEN, "pot"), (21, CellClass.LEADER_BLUE, "pot"),
+           (15, CellClass.LEADER_BLACK, "pot"), (1, CellClass.LEADER_RED, "pot"), (16, CellClass.LEADER_BLUE, "bull")]
+    boards = [Scene.setup().with_cells({c: CellTruth(cls, dynasty=d) for c, cls, d in put[: k + 1]})
+              for k in range(len(put))]
+    readings = table.follow(boards)
+    assert [silent(b, r) for b, r in zip(boards, readings, strict=True)] == [[]] * len(boards)
+    named = {c: reading.cells[c].cls for (c, _, _), reading in zip(put, readings, strict=True)}
+    assert [named[c] for c in (15, 1, 16)] == [CellClass.LEADER_BLACK, CellClass.LEADER_RED, CellClass.LEADER_BLUE]
+
+
 def test_a_rim_leader_is_told_by_its_rim_where_its_middle_shows_no_colour() -> None:
     """Pale discs with a coloured rim have alike middles: their colour is looked for in the rings
     where the calibration's examples tell the colours apart best, not the middle alone, where more
