@@ -250,30 +250,37 @@ def decide(
             # too, and a disc's colour shows in the pixels' small picture only along its rim (a
             # green one read blue, surely).
             verdict = Verdict(CellReading(CellClass.UNKNOWN, 0.0), False, verdict.dazzled)
-        colours = references.colours_of(by_rings.cls)
-        if verdict.reading.cls is CellClass.UNKNOWN and colours is not None and _alike(by_rings.cls, pixels.cls):
-            # Both measures see a figure, or a tile, not surely of which colour: a disc whose colour
-            # shows only in its rim weighs little in either, a pale tile's frame and symbol too
-            # (worse where it lies off-centre, the board showing along one side). The surer one's
-            # colour stands where the colour its kind shows (`leaders.colour_shown`: a leader's
-            # in its pixels unlike the board beside it) names it too, with much to spare.
-            surer = max(by_rings, pixels, key=lambda measure: measure.confidence)
-            shown = leaders.colour_shown(calibrated[0, k], colours)
-            if shown is not None and shown[0] is surer.cls and surer.cls in permitted and shown[1] >= _SURELY:
-                verdict = Verdict(CellReading(surer.cls, shown[1]), False, verdict.dazzled)
         cls, confidence = verdict.reading.cls, verdict.reading.confidence
-        if cls is CellClass.MONUMENT and not verdict.unchanged:
-            monument = _monument(loss[: len(fitted)], rows[fitted], examples)
-            verdict = verdict._replace(reading=CellReading(cls, confidence, None, monument))
         kind = references.colours_of(cls)
         if not verdict.unchanged and kind is not None and cls in kind.each:
             # A figure turned and leaning as no picture was may come nearer another colour's
             # pictures, a tile's disc lifted by a reflection the light followed only roughly too:
-            # it must show its colour (see `leaders.colour_agrees`); a leader in its pixels unlike
-            # the board beside it (`References.leader_rims`).
+            # it must show its colour (see `leaders.colour_agrees`). A leader's colour is read in its
+            # pixels unlike the board beside it (`References.leader_rims`): both looks see a pale
+            # disc's thin rim with the board around it, whose colour varies from square to square
+            # (game 371's blue discs read green, surely). Where those pixels name another colour
+            # with much to spare, the leader is not the colour read.
             colour, light = leaders.shown(np.stack([raw[k], gain[k]]), kind, calibrated[0, [k, k]])
-            if not leaders.colour_agrees(cls, colour, 1.0, light, kind, confidence):
+            rim = leaders.colour_shown(calibrated[0, k], kind) if cls.is_leader else None
+            other = rim is not None and rim[0] is not cls and rim[1] >= _SURELY
+            if other or not leaders.colour_agrees(cls, colour, 1.0, light, kind, confidence):
                 verdict = Verdict(CellReading(CellClass.UNKNOWN, 0.0), False, verdict.dazzled)
+        colours = references.colours_of(by_rings.cls)
+        if verdict.reading.cls is CellClass.UNKNOWN and colours is not None and _alike(by_rings.cls, pixels.cls):
+            # Both measures see a figure, or a tile, not surely of which colour (or of one it does
+            # not show, above): a disc whose colour shows only in its rim weighs little in either, a
+            # pale tile's frame and symbol too (worse where it lies off-centre, the board showing
+            # along one side). The colour one of them names stands where the colour its kind shows
+            # (`leaders.colour_shown`: a leader's in its pixels unlike the board beside it) names
+            # it too, with much to spare.
+            shown = leaders.colour_shown(calibrated[0, k], colours)
+            if (shown is not None and shown[0] in (by_rings.cls, pixels.cls) and shown[0] in permitted
+                    and shown[1] >= _SURELY):
+                verdict = Verdict(CellReading(shown[0], shown[1]), False, verdict.dazzled)
+        cls, confidence = verdict.reading.cls, verdict.reading.confidence
+        if cls is CellClass.MONUMENT and not verdict.unchanged:
+            monument = _monument(loss[: len(fitted)], rows[fitted], examples)
+            verdict = verdict._replace(reading=CellReading(cls, confidence, None, monument))
         return verdict
 
     verdicts = [judge(k, cell, ()) for k, cell in enumerate(squares)]

@@ -159,24 +159,29 @@ def test_a_rim_leader_is_named_its_colour_on_whatever_board_it_stands() -> None:
     """Never-tuned-on game 371's pale discs, their coloured rim a pixel wide in a square's picture:
     the rim ring is mostly the board beside the disc, and a river drawn across the land colours
     the board unlike the squares the calibration showed the leaders on. The rim ring there was
-    nearer green than blue for a blue leader: the blue one off square 21, which both looks took
-    for green, was named green, and the black and the blue ones off squares 15 and 16 were left
-    unsure. The pixels about the centre unlike the board are the disc's, whatever the board. (The
-    blue one off 21 and the green one off 26 are left unsure: the looks lean to another colour, or
-    the rim shows its own without much to spare.)"""
+    nearer green than blue for a blue leader: the blue ones off squares 21 and 33, which both
+    looks took for green, were named green, and the black and the blue ones off squares 15 and 16
+    were left unsure. The pixels about the centre unlike the board are the disc's, whatever the
+    board: a leader is named no colour they clearly deny, and the colour one look names where they
+    name it too with much to spare. (The blue one off 21 and the green one off 26 are left unsure:
+    both looks lean to another colour, or the rim shows its own without much to spare.)"""
     printing, pose, light = unseen.game_table(371, (2028, 1520))
     table = Table(printing, pose=pose, light=light, size=(2028, 1520))
     land = [c for c, t in enumerate(Scene.setup().cells) if t.cls is CellClass.EMPTY_LAND]
     table.observer.candidates = tuple(frozenset(LEADERS) | {CellClass.EMPTY_LAND} if c in land
                                       else frozenset({Scene.setup().cells[c].cls}) for c in range(CELLS))
     put = [(26, CellClass.LEADER_GREEN, "pot"), (21, CellClass.LEADER_BLUE, "pot"),
-           (15, CellClass.LEADER_BLACK, "pot"), (1, CellClass.LEADER_RED, "pot"), (16, CellClass.LEADER_BLUE, "bull")]
+           (15, CellClass.LEADER_BLACK, "pot"), (1, CellClass.LEADER_RED, "pot"), (16, CellClass.LEADER_BLUE, "bull"),
+           (2, CellClass.LEADER_GREEN, "bull"), (18, CellClass.LEADER_RED, "bull"), (33, CellClass.LEADER_BLUE, "lion"),
+           (66, CellClass.LEADER_RED, "lion")]
     boards = [Scene.setup().with_cells({c: CellTruth(cls, dynasty=d) for c, cls, d in put[: k + 1]})
               for k in range(len(put))]
     readings = table.follow(boards)
     assert [silent(b, r) for b, r in zip(boards, readings, strict=True)] == [[]] * len(boards)
     named = {c: reading.cells[c].cls for (c, _, _), reading in zip(put, readings, strict=True)}
-    assert [named[c] for c in (15, 1, 16)] == [CellClass.LEADER_BLACK, CellClass.LEADER_RED, CellClass.LEADER_BLUE]
+    assert [named[c] for c in (15, 1, 16, 2, 18, 33, 66)] == [
+        CellClass.LEADER_BLACK, CellClass.LEADER_RED, CellClass.LEADER_BLUE, CellClass.LEADER_GREEN,
+        CellClass.LEADER_RED, CellClass.LEADER_BLUE, CellClass.LEADER_RED]
 
 
 def test_a_rim_leader_is_told_by_its_rim_where_its_middle_shows_no_colour() -> None:
