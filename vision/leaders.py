@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import functools
 import itertools
+import math
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, NamedTuple
 
@@ -50,6 +51,9 @@ class Colours(NamedTuple):
     rings: tuple[int, ...]  # the rings (`vision.rings`), one or more, that tell the colours apart best
     each: dict[CellClass, np.ndarray]  # each colour's (BGR) in `rings` (rings × 3): the median of its examples
     spread: float  # how far an example strays from its colour's there, in steps between channels
+    # Grey levels by which a pixel about the centre must differ from the board beside it to count as
+    # the piece's (`colours`; `References.unlike_board`): none where the rings alone are read
+    unlike_board: float = math.inf
 
 
 def learn(examples: dict[CellClass, np.ndarray]) -> Colours:
@@ -90,20 +94,40 @@ def at_rings(examples: dict[CellClass, np.ndarray], chosen: tuple[int, ...]) -> 
     return Colours(chosen, each, float(np.mean(np.concatenate(strays))) if strays else 0.0)
 
 
-def colours(patches: np.ndarray, seen: np.ndarray | None = None) -> np.ndarray:
+def colours(patches: np.ndarray, unlike_board: float, seen: np.ndarray | None = None) -> np.ndarray:
     """(n, regions, 3): the mean colour of each square patch (n, px, px, 3) in each ring
-    (`vision.rings`), and last in its pixels about the centre that are unlike the board around,
-    as `seen` (the patches under the calibration light, or the patches themselves) shows them
-    (`_unlike_board`)."""
+    (`vision.rings`), and last in its pixels about the centre further than `unlike_board` from the
+    board around, as `seen` (the patches under the calibration light, or the patches themselves)
+    shows them (`_unlike_board`)."""
     seen = patches if seen is None else seen
     n, px = len(patches), patches.shape[1]
     weights = np.concatenate([np.broadcast_to(rings.weights(px).reshape(1, -1, px * px), (n, rings.RINGS, px * px)),
-                              _unlike_board(seen)[:, None]], axis=1)
+                              _unlike_board(seen, unlike_board)[:, None]], axis=1)
     means: np.ndarray = np.einsum("nrp,npc->nrc", weights, patches.reshape(n, px * px, 3).astype(np.float32))
     return means
 
 
-def _unlike_board(seen: np.ndarray) -> np.ndarray:
+def _from_board(seen: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """(n, px²): how far each pixel of each patch (n, px, px, 3) lies from the board its corners
+    show (their median pixel: a disc put down off-centre reaches into one), in grey levels; and
+    (px²) which pixels are in the middle and rim rings, about a leader's centre."""
+    n, px = len(seen), seen.shape[1]
+    ring = rings.weights(px).reshape(-1, px * px)
+    flat = seen.reshape(n, px * px, 3).astype(np.float32)
+    board = np.median(flat[:, ring[-1] > 0], axis=1)
+    distance: np.ndarray = np.linalg.norm(flat - board[:, None], axis=2)
+    return distance, (ring[1] + ring[2]) > 0
+
+
+def board_texture(bare: np.ndarray) -> float:
+    """Grey levels within which the middle and rim rings of bare squares' pictures (n, px, px, 3)
+    lie from their corners' board, all but a few pixels (`TUNING.leaders.board_texture`): the
+    board's own print, grain and noise under this light, which must never count as a piece."""
+    distance, band = _from_board(bare)
+    return float(np.percentile(distance[:, band], TUNING.leaders.board_texture))
+
+
+def _unlike_board(seen: np.ndarray, unlike_board: float) -> np.ndarray:
     """(n, px²) weights summing to 1: the pixels of each patch's middle and rim rings whose
     colour is further than `unlike_board` from its corners' (the board beside a leader), or the
     whole of those rings where none is. A pale disc's coloured rim is a pixel wide at this size and
@@ -111,13 +135,8 @@ def _unlike_board(seen: np.ndarray) -> np.ndarray:
     varies from square to square (a river drawn across the land) moves that ring's colour more
     than the rim does, and the squares the calibration showed the leaders on are not those they
     are put on."""
-    n, px = len(seen), seen.shape[1]
-    ring = rings.weights(px).reshape(-1, px * px)
-    flat = seen.reshape(n, px * px, 3).astype(np.float32)
-    # The board's colour: the corners' median pixel (a disc put down off-centre reaches into one).
-    board = np.median(flat[:, ring[-1] > 0], axis=1)
-    band = (ring[1] + ring[2]) > 0
-    unlike = (np.linalg.norm(flat - board[:, None], axis=2) > TUNING.leaders.unlike_board) & band
+    distance, band = _from_board(seen)
+    unlike = (distance > unlike_board) & band
     chosen = np.where(unlike.any(axis=1, keepdims=True), unlike, band).astype(np.float32)
     result: np.ndarray = chosen / chosen.sum(axis=1, keepdims=True)
     return result
@@ -127,7 +146,7 @@ def shown(patches: np.ndarray, kind: Colours, seen: np.ndarray | None = None) ->
     """(n, rings, 3): the mean colour of each square patch (n, px, px, 3) in the regions
     (`colours`) where pieces of `kind` show their colour; `seen`: the patches under the
     calibration light, where the piece is told from the board (the patches themselves if None)."""
-    return colours(patches, seen)[:, kind.rings]
+    return colours(patches, kind.unlike_board, seen)[:, kind.rings]
 
 
 def colour_agrees(

@@ -114,7 +114,15 @@ class References:
     def leader_rims(self) -> leaders.Colours:
         """What each colour of this table's leaders shows in the pixels about its centre unlike
         the board beside it (`leaders.colours`): a pale disc's thin rim, on whatever board."""
-        return leaders.at_rings(self.examples_of(LEADERS), (RINGS,))
+        return leaders.at_rings(self.examples_of(LEADERS), (RINGS,))._replace(unlike_board=self.unlike_board)
+
+    @functools.cached_property
+    def unlike_board(self) -> float:
+        """Grey levels by which a pixel about a leader's centre must differ from the board beside
+        it to count as the piece's: further than this table's bare squares, seen at calibration
+        under its light, lie from their own corners (`leaders.board_texture`). A board printed
+        with more grain or art, or seen with more noise, asks more."""
+        return leaders.board_texture(self.looks[[i for i, c in enumerate(self.classes) if c in _BARE]])
 
     @functools.cached_property
     def tile_colours(self) -> leaders.Colours:
@@ -137,7 +145,7 @@ class References:
         for cls in kinds:
             rows = [i for i, c in enumerate(self.classes) if c is cls]
             if rows:
-                examples[cls] = leaders.colours(self.looks[rows])
+                examples[cls] = leaders.colours(self.looks[rows], self.unlike_board)
         return examples
 
     @functools.cached_property

@@ -82,12 +82,14 @@ class LeaderTuning:
     # Two colours' middles are told apart when this many times the stray of one leader's middle
     # apart (the bench's classic and modern figures: 4.1 at the closest pair, black and blue)
     told_apart: float = 3.0
-    # Grey levels (under the calibration light) by which a pixel about a leader's centre must differ
-    # from the board its square's corners show to count as the piece's (`leaders.colours`): a pale
-    # disc's rim. Measured on never-tuned-on games 371 and 373, leaders left unsure or misnamed: at
-    # 35 each of 85 reads is nearest its own colour (the next 2.6 times as far at the least); at 25
-    # three were nearer another colour, the board's noise and edges counting as the piece's.
-    unlike_board: float = 35.0
+    # Percentile of how far the middle and rim rings' pixels of the calibration's bare squares lie
+    # from their corners' board (`leaders.board_texture`) beyond which a pixel about a leader's
+    # centre counts as the piece's: the table's own print and noise one pixel in a hundred. Chosen on
+    # the developed split (classic, modern): 47.7 and 45.5 grey levels there, all leader colours told
+    # apart in those pixels, the closest pair 6.0 and 3.6 strays apart (95th: 4.7, 3.2; 90th: modern's
+    # black and blue not told apart). Its figures are solid, so no higher: a pale rim's pixels would
+    # go with the board's art.
+    board_texture: float = 99.0
     match: float = 0.6  # similarity (of what sets a symbol apart) below which no dynasty is named
     margin: float = 0.3  # lead over the best other dynasty needed to name one
     same_leader: float = 4.0  # grey levels: mean change of a leader's close-up that is only noise and light
