@@ -122,7 +122,11 @@ def _from_board(seen: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
 def board_texture(bare: np.ndarray) -> float:
     """Grey levels within which the middle and rim rings of bare squares' pictures (n, px, px, 3)
     lie from their corners' board, all but a few pixels (`TUNING.leaders.board_texture`): the
-    board's own print, grain and noise under this light, which must never count as a piece."""
+    board's own print, grain and noise under this light, which must never count as a piece.
+    Infinite where no bare square was seen: then no pixel is told from the board, and the rings
+    are read whole."""
+    if len(bare) == 0:
+        return float("inf")
     distance, band = _from_board(bare)
     return float(np.percentile(distance[:, band], TUNING.leaders.board_texture))
 

@@ -120,3 +120,15 @@ def test_a_boards_own_print_never_counts_as_a_leaders_rim() -> None:
     named = [(cls, leaders.colour_shown(_on_grass(colour, rng).astype(np.float32), references.leader_rims))
              for cls, colour in COLOURS.items() for _ in range(50)]
     assert [seen for cls, seen in named if seen != (cls, 1.0)] == []
+
+
+def test_a_calibration_that_showed_no_bare_square_reads_a_leaders_rings_whole() -> None:
+    """No bare square seen (a damaged or partial calibration): nothing tells the board's own print,
+    so no pixel is told from the board and the leader is read in its rings, never a crash."""
+    rng = np.random.default_rng(5)
+    classes = sorted([cls for cls in COLOURS for _ in range(3)], key=lambda c: c.value)
+    references = _calibration(classes, np.stack([_figure(COLOURS[cls], True, rng) for cls in classes]))
+    assert references.unlike_board == float("inf")
+    figure = _figure(COLOURS[CellClass.LEADER_BLUE], True, rng).astype(np.float32)
+    seen = leaders.colour_shown(figure, references.leader_rims)
+    assert seen is not None and seen[0] is CellClass.LEADER_BLUE
