@@ -725,6 +725,18 @@ def test_a_pawns_shadow_over_bare_land_beside_it_is_no_piece(square: int, darkne
     assert silent(figure, reading) == []
 
 
+def _a_monument_at_the_edge(seed: int, block: tuple[int, ...], monument: tuple[str, str]) -> tuple[Table, Scene, Scene]:
+    """A never-tuned-on game's own table (printing, camera, light at the HQ camera's still size),
+    told where the monument stands: four red tiles on `block`, and the `monument` built on them."""
+    full = (2028, 1520)
+    printing, pose, light = unseen.game_table(seed, full)
+    table = Table(printing, pose=pose, light=light, size=full)
+    red = Scene.setup().with_cells({c: CellTruth(CellClass.TILE_RED) for c in block})
+    built = red.with_cells({c: CellTruth(CellClass.MONUMENT, monument=monument) for c in block})
+    table.observer.tall = frozenset(block)  # the game tells where monuments stand
+    return table, red, built
+
+
 def test_tiles_taken_from_under_a_monuments_lean_at_the_edge_are_no_arm() -> None:
     """Never-tuned-on game 351 (filmed at the HQ camera's still size): a war took the red tiles at
     A10, B10, A11 and B11, in the bottom-left corner, from beside a monument standing on A8 to B9.
@@ -733,15 +745,10 @@ def test_tiles_taken_from_under_a_monuments_lean_at_the_edge_are_no_arm() -> Non
     with little to spare (pixels 0.39 and 0.43). Unsure squares joined to the edge were taken for
     an arm reaching in, and the still board was refused at every look. Named without the side
     facing the monument, they are the bare land they are; an arm over them is still refused."""
-    full = (2028, 1520)
-    printing, pose, light = unseen.game_table(351, full)
-    table = Table(printing, pose=pose, light=light, size=full)
     block = (112, 113, 128, 129)  # A8, B8, A9, B9
     corner = (144, 145, 160, 161)  # A10, B10, A11, B11
-    red = Scene.setup().with_cells({c: CellTruth(CellClass.TILE_RED) for c in block})
-    built = red.with_cells({c: CellTruth(CellClass.MONUMENT, monument=("red", "black")) for c in block})
+    table, red, built = _a_monument_at_the_edge(351, block, ("red", "black"))
     boards = [built.with_cells({c: CellTruth(CellClass.TILE_RED) for c in corner[:n]}) for n in (1, 2, 3, 4)]
-    table.observer.tall = frozenset(block)  # the game tells where monuments stand
     table.follow([red, built, *boards])
     tiles = boards[-1]
     taken = tiles.with_cells({c: CellTruth(CellClass.EMPTY_LAND) for c in corner})
@@ -763,15 +770,10 @@ def test_tiles_a_war_took_off_in_a_row_along_the_edge_are_never_read_still_there
     still lying there. The game kept a tile owed there, and one put down on G1 later went unseen.
     Whether the agreed picture still fits is the pixels' to say: the squares are read bare or
     unsure, never as the tiles; the players excusing them (nothing lies there), they are read."""
-    full = (2028, 1520)
-    printing, pose, light = unseen.game_table(394, full)
-    table = Table(printing, pose=pose, light=light, size=full)
     block = (22, 23, 38, 39)  # G2, H2, G3, H3
     row = (5, 6, 7, 8)  # F1 to I1, river squares
-    red = Scene.setup().with_cells({c: CellTruth(CellClass.TILE_RED) for c in block})
-    built = red.with_cells({c: CellTruth(CellClass.MONUMENT, monument=("red", "blue")) for c in block})
+    table, red, built = _a_monument_at_the_edge(394, block, ("red", "blue"))
     boards = [built.with_cells({c: CellTruth(CellClass.TILE_BLUE) for c in row[:n]}) for n in (1, 2, 3, 4)]
-    table.observer.tall = frozenset(block)
     table.follow([red, built, *boards])
     taken = boards[-1].with_cells({c: CellTruth(CellClass.EMPTY_RIVER) for c in row})
     frame = table.frame(taken)
@@ -792,15 +794,10 @@ def test_a_piece_taken_from_under_a_standing_monuments_lean_is_no_arm() -> None:
     squares taken beside it, that doubt was taken for an arm reaching in, and the still board was
     refused at every look, 9 times. Where a piece was taken from under a standing monument's lean
     the doubt is the monument's; an arm over the bare squares beside it (E1, E2) is still refused."""
-    full = (2028, 1520)
-    printing, pose, light = unseen.game_table(394, full)
-    table = Table(printing, pose=pose, light=light, size=full)
     block = (21, 22, 37, 38)  # F2, G2, F3, G3
     river = (5, 6, 7, 8)  # F1, G1, H1, I1
-    red = Scene.setup().with_cells({c: CellTruth(CellClass.TILE_RED) for c in block})
-    built = red.with_cells({c: CellTruth(CellClass.MONUMENT, monument=("red", "black")) for c in block})
+    table, red, built = _a_monument_at_the_edge(394, block, ("red", "black"))
     tiles = built.with_cells({c: CellTruth(CellClass.TILE_BLUE) for c in river})
-    table.observer.tall = frozenset(block)  # the game tells where monuments stand
     table.follow([red, built, tiles])
     reading = table.observer.read(table.frame(built))
     assert reading.ok, reading.message
