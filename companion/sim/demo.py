@@ -48,6 +48,10 @@ class DemoError(CompanionError):
     """The companion lost track of the game: the demo cannot go on."""
 
 
+class NeverSettled(DemoError):
+    """The companion kept looking (or asking) and was never satisfied with the board."""
+
+
 @dataclass
 class Stats:
     """What happened at the table, for the demo's summary and the game benchmark."""
@@ -244,7 +248,16 @@ def play(table: Table, controller: Controller, eyes: Eyes, screens_: Screens, st
         else:
             press(controller, move.command)
             screens_.show(controller.screen())
-        asked = _settle(table, controller, eyes, screens_, stats)
+        try:
+            asked = _settle(table, controller, eyes, screens_, stats)
+        except NeverSettled:
+            # The move was made on the board and never recognised: the game stalls, as when
+            # every look is refused (a stall is never counted as recognised, nor left uncounted).
+            if move.by_hand and move.actions:
+                stats.seen += len(move.actions)
+            stats.stalled += 1
+            raise DemoError(f"the game stalled: the companion never settled after "
+                            f"{', '.join(map(str, move.actions)) or 'the players put it right'}") from None
         # Every look at the board refused (an edge, a marker, a hand that never left): the companion
         # never saw the move. Not recognised, and not a silent disagreement: the game stalls.
         stalled = move.by_hand and stats.refused is not None and not table.agrees(controller.state)
@@ -290,7 +303,7 @@ def _settle(table: Table, controller: Controller, eyes: Eyes, screens_: Screens,
         else:
             return frozenset(asked)
         screens_.show(controller.screen())
-    raise DemoError("the companion never settled")
+    raise NeverSettled("the companion never settled")
 
 
 def _order_only(moment: object, stats: Stats) -> bool:

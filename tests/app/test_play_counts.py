@@ -10,6 +10,7 @@ import pytest
 
 from companion.app.controller import Controller
 from companion.rules import BLACK, Game, parse_cell, position
+from companion.sim import demo
 from companion.sim.demo import DemoError, Screens, Stats, answer, play, press
 from companion.sim.table import Blind, PerfectEyes, Table, reading_of
 from companion.tracker import Ambiguous, Look, Takeback, expected_cells
@@ -67,6 +68,23 @@ def test_a_game_whose_every_look_is_refused_stalls_and_is_not_a_silent_disagreem
     assert stats.corrected == 0
     assert stats.stalled == 1  # ... the game stalled ...
     assert stats.silent == 0  # ... and the companion never claimed a board it had not seen
+
+
+def test_a_move_the_companion_never_settles_on_stalls_the_game_and_is_not_recognised(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Looks that never satisfy the companion (never-tuned-on game 453: every look refused at the
+    edge, the edge question answered, refused again) left the move uncounted: 3 of 3 recognised."""
+    def never(*_: object) -> frozenset[str]:
+        raise demo.NeverSettled("the companion never settled")
+
+    monkeypatch.setattr(demo, "_settle", never)
+    table, controller = _game()
+    stats = Stats()
+    with pytest.raises(DemoError, match="stalled"):
+        play(table, controller, PerfectEyes(), Screens(), stats)
+    assert stats.seen >= 1 and stats.unaided == stats.corrected == 0
+    assert stats.stalled == 1 and stats.silent == 0
 
 
 def test_moves_that_needed_help_are_counted_by_what_the_players_were_asked() -> None:
