@@ -295,7 +295,7 @@ def decide(
     # that side over it. A square read without much to spare there is named again without the
     # sides facing it, and takes that reading where it is the surer.
     for k, cell in enumerate(squares):
-        standing = {c for c in _beside(cell) if _casts_shadow(agreed[c].cls)} - changed
+        standing = {c for c in geometry.beside(cell) if _casts_shadow(agreed[c].cls)} - changed
         if standing and not verdicts[k].unchanged and verdicts[k].reading.confidence < _SURELY:
             again = judge(k, cell, put, leaning=standing)
             if again.reading.confidence > verdicts[k].reading.confidence:
@@ -386,11 +386,6 @@ def _sides_of(cell: int) -> tuple[int, int, int, int]:
     row, column = divmod(cell, COLUMNS)
     return (cell - COLUMNS if row > 0 else -1, cell + 1 if column < COLUMNS - 1 else -1,
             cell + COLUMNS if row < ROWS - 1 else -1, cell - 1 if column > 0 else -1)
-
-
-def _beside(cell: int) -> set[int]:
-    """The squares touching a square side by side."""
-    return set(_sides_of(cell)) - {-1}
 
 
 def _away_from(cell: int, changed: Collection[int], put: Collection[int] = ()) -> np.ndarray | None:

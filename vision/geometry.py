@@ -128,6 +128,13 @@ def _cells_marked(board: str, marks: str) -> frozenset[int]:
     return frozenset(r * COLUMNS + c for r, line in enumerate(rows) for c, ch in enumerate(line) if ch in marks)
 
 
+def beside(cell: int) -> set[int]:
+    """The squares touching a square side by side."""
+    row, col = divmod(cell, COLUMNS)
+    return {r * COLUMNS + c for r, c in ((row - 1, col), (row + 1, col), (row, col - 1), (row, col + 1))
+            if 0 <= r < ROWS and 0 <= c < COLUMNS}
+
+
 def around(cell: int) -> set[int]:
     """The squares touching a square, side or corner."""
     row, col = divmod(cell, COLUMNS)

@@ -500,7 +500,7 @@ class Observer:
         # Not so on bare board agreed there: its agreed picture shows the lean, and an arm over it
         # fits none. (Doubt on an edge whose rim something lies over was refused above.)
         standing = self.tall - set(changed)
-        under_lean = {c for c in doubtful if agreed.cells[c].cls not in _BARE and _beside(c) & standing}
+        under_lean = {c for c in doubtful if agreed.cells[c].cls not in _BARE and geometry.beside(c) & standing}
         unsure = tuple(c for c in changed if cells[c].cls is CellClass.UNKNOWN)
         arm = _arm_in(set(flagged) - self.tall - self.excused, unlike, doubtful - under_lean)
         if arm:
@@ -787,17 +787,10 @@ def _joined(squares: set[int]) -> list[set[int]]:
         while todo:
             cell = todo.pop()
             group.add(cell)
-            todo.extend(_beside(cell) & (left - group))
+            todo.extend(geometry.beside(cell) & (left - group))
         left -= group
         groups.append(group)
     return groups
-
-
-def _beside(cell: int) -> set[int]:
-    """The squares touching a square side by side."""
-    row, col = divmod(cell, COLUMNS)
-    return {r * COLUMNS + c for r, c in ((row - 1, col), (row + 1, col), (row, col - 1), (row, col + 1))
-            if 0 <= r < ROWS and 0 <= c < COLUMNS}
 
 
 # Blue tiles go on the river, every other tile and every leader on land; the board's river is printed.
