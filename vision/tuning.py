@@ -102,6 +102,10 @@ class ChangeTuning:
     dark: float = 12.0  # grey levels: a part this dark in the agreed picture tells nothing of a change of gain
     spread: float = 3.0  # a part further than this many robust deviations from the smooth gain is an outlier
     least_spread: float = 0.004  # the smallest deviation of a log-gain that counts (a noiseless picture)
+    # Parts measured per term of the smooth surface of light, fewer than which only its level is
+    # fitted: least squares' rule of thumb of ten points a parameter, not tuned (a board seen
+    # whole has 704 parts; one a lamp burnt out nearly everywhere, 13 in game 472).
+    parts_per_term: int = 10
     smooth: float = 0.7  # px: the pictures are smoothed a little first, for the sensor's noise
     least_noise: float = 0.05  # squared grey levels: the least noise a square's difference is measured against
     # How many times its expected noise a square's difference must be to be changed. Measured on 12

@@ -831,3 +831,28 @@ def test_a_lamps_reflection_on_the_rim_at_the_agreement_gone_with_the_lamp_is_no
     assert not gate.rim_unlike(rim(off), agreed, places).any()
     sleeve = replace(off, hands=(synthetic.Hand(edge="top", along=0.7, reach=0.3),))
     assert gate.rim_sides(gate.rim_unlike(rim(sleeve), agreed, places)) == ("bottom",)
+
+
+def test_a_dark_tile_put_down_as_a_lamp_burns_out_most_of_the_board_is_seen() -> None:
+    """A never-tuned-on game (printing 472, its own camera and light, at the HQ camera's still
+    size): a lamp was switched on and the exposure rose, and the bright paper board burnt out over
+    nearly three quarters of the picture. The light's change, fitted on the parts left, bent far
+    past them (gains near 0 across the burnt-out side), the black tile just put down on J4 passed
+    for the light there, and the game went on without it: a silent disagreement."""
+    full = (2028, 1520)
+    printing, pose, light = unseen.game_table(472, full)
+    table = Table(printing, pose=pose, light=light, size=full)
+    leaders = {9: ("blue", "bull"), 11: ("red", "archer"), 16: ("blue", "pot"), 33: ("green", "archer"),
+               47: ("black", "bull"), 53: ("black", "pot"), 76: ("green", "bull"), 103: ("blue", "archer"),
+               112: ("black", "archer"), 133: ("green", "pot"), 171: ("red", "pot")}
+    board = Scene.setup().with_cells({18: CellTruth(CellClass.TILE_GREEN)} | {
+        c: CellTruth(CellClass(f"{colour} leader"), dynasty) for c, (colour, dynasty) in leaders.items()})
+    # The game's own light as the board was agreed, and once the lamp was on
+    before = replace(light, exposure=0.991, lamp=0.711)
+    lamp = replace(before, exposure=1.176, lamp=1.0, glare=synthetic.Glare(0.543, 0.186, 0.077, 0.4))
+    assert table.observer.read(table.frame(board, before)).ok
+    table.observer.agree(shown(board))
+    tile = board.with_cells({57: CellTruth(CellClass.TILE_BLACK)})
+    reading = table.observer.read(table.frame(tile, lamp), darker=lambda: table.frame(tile, lamp.exposed(DARKER)))
+    assert reading.ok, reading.message
+    assert reading.changed == (57,) and reading.cells[57].cls is CellClass.TILE_BLACK
