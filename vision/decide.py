@@ -16,7 +16,8 @@ is taken when the next class fits clearly worse; a class the rules allow but of 
 was ever seen counts as fitting as badly as a picture may and still be known. A class the rules
 exclude is never named.
 The agreed picture of a square a glare burnt out, and no longer does, is no witness: it shows
-the glare, not what lay there.
+the glare, not what lay there; nor is the light there known well enough for the rings alone to
+name a piece without much to spare.
 """
 
 from __future__ import annotations
@@ -244,6 +245,14 @@ def decide(
             # for the shadow. (A leader whose colour shows only in its rim, which the pixels
             # hardly see, the rings name with much to spare: it stands.)
             verdict = Verdict(CellReading(CellClass.UNKNOWN, 0.0), False, verdict.dazzled)
+        if burnt_then[k] and _rings_barely(verdict, by_rings, pixels, was, min_confidence):
+            # Where the agreed picture is burnt out, the light the rings are measured under is
+            # followed from a picture that shows nothing of the square, or measured afresh on the
+            # bare squares around (few beside pieces and the board's edge). The pixels' fit takes
+            # more or less light; the rings take it as given. A piece they name without much to
+            # spare, the pixels not surely, is unsure: a pawn's shadow on the bare land beside it
+            # came near a red tile, 0.51 by the rings and 0.16 by the pixels (game 432).
+            verdict = Verdict(CellReading(CellClass.UNKNOWN, 0.0), False, verdict.dazzled)
         if unlit and _disputed(verdict, ringed, was, min_confidence):
             # ... yet a piece the pixels alone name there is not taken where the rings, under the
             # light followed from around, name another: a piece put down is darker than that light
@@ -343,6 +352,15 @@ def _rings_alone_barely(verdict: Verdict, by_rings: _Ranked, pixels: _Ranked, wa
     named = verdict.reading.cls
     return (not verdict.unchanged and named is by_rings.cls and named not in (*_BARE, CellClass.UNKNOWN, was)
             and pixels.cls is not named and by_rings.confidence < _SURELY)
+
+
+def _rings_barely(verdict: Verdict, by_rings: _Ranked, pixels: _Ranked, was: CellClass,
+                  min_confidence: float) -> bool:
+    """Whether a verdict names a piece put down (not bare board, not what was agreed) that the
+    rings chose without much to spare, and the pixels are not sure of."""
+    named = verdict.reading.cls
+    return (not verdict.unchanged and named is by_rings.cls and named not in (*_BARE, CellClass.UNKNOWN, was)
+            and by_rings.confidence < _SURELY and pixels.confidence < min_confidence)
 
 
 def _tall(verdict: Verdict, was: CellClass) -> bool:

@@ -856,3 +856,64 @@ def test_a_dark_tile_put_down_as_a_lamp_burns_out_most_of_the_board_is_seen() ->
     reading = table.observer.read(table.frame(tile, lamp), darker=lambda: table.frame(tile, lamp.exposed(DARKER)))
     assert reading.ok, reading.message
     assert reading.changed == (57,) and reading.cells[57].cls is CellClass.TILE_BLACK
+
+
+# Never-tuned-on game 432's board before its 84th move, row by row from A1: bare land (.) and river
+# (~), tiles (r b g k), leaders (R B G K), treasures on their temples (t), monuments (m).
+_GAME_432 = ("rKrgbb~b~.t.~...", ".rggbB.r....~k.t", ".Gg~btkr...k~~g.", "bb~bg...g....~~~",
+             "kkkk....k.r.rt~~", ".r...mmkmmk.rR~.", "~~~~gmmBmmkk~~b.", "Rt.~~~brKrk.b.rr",
+             ".rrkkK~b~b~~bBtR", "....gtk.g.g...r.", ".rrkr..ggGtg..g.")
+_MAPPED = {".": CellClass.EMPTY_LAND, "~": CellClass.EMPTY_RIVER, "t": CellClass.TREASURE, "m": CellClass.MONUMENT,
+           **{k: CellClass[f"TILE_{c}"] for k, c in zip("rbgk", ("RED", "BLUE", "GREEN", "BLACK"), strict=True)},
+           **{k: CellClass[f"LEADER_{c}"] for k, c in zip("RBGK", ("RED", "BLUE", "GREEN", "BLACK"), strict=True)}}
+
+
+def _game_432() -> Scene:
+    monument = {85: ("red", "blue"), 88: ("red", "green")}  # F6 and I6, each the top left of its block
+    blocks = {top + step: colours for top, colours in monument.items() for step in (0, 1, COLUMNS, COLUMNS + 1)}
+    cells = {}
+    for cell, mark in enumerate("".join(_GAME_432)):
+        cls = _MAPPED[mark]
+        cells[cell] = CellTruth(cls, dynasty="bull" if cls.is_leader else None, monument=blocks.get(cell))
+    return Scene.setup().with_cells(cells)
+
+
+@pytest.mark.parametrize("darkness", [0.35, 0.4])
+def test_a_pawns_shadow_on_a_square_the_agreed_picture_shows_burnt_out_is_no_piece(darkness: float) -> None:
+    """Never-tuned-on game 432 (pale framed tiles, coloured pawns, filmed at the HQ camera's still
+    size): a lamp's reflection burns out the board's top right corner, at the agreement too. A
+    green pawn put down at P1 is read unsure, so the squares there are read again at a shorter
+    exposure, against an agreed picture that shows nothing of them. Under the light measured
+    afresh, the pawn's shadow over the bare land at O1 came near a piece by the rings, without much
+    to spare, the pixels not surely (a red tile at 0.51, pixels 0.16): a legal second action nobody
+    made, silently, at the game's 86th move. (Here, a shadow drawn over O1, the pawn's own green
+    at 0.60 and 0.74.) O1 is bare land or unsure."""
+    full = (2028, 1520)
+    printing, pose, light = unseen.game_table(432, full)
+    table = Table(printing, pose=pose, light=light, size=full)
+    lamp = replace(light, glare=synthetic.Glare(0.777, 0.293, 0.137, 0.825), lamp=0.73, exposure=1.345)
+    board = _game_432()
+    for agreed in (Scene.setup(), board):  # the pieces of this table learnt under the lamp
+        reading = table.observer.read(table.frame(agreed, lamp),
+                                      darker=lambda scene=agreed: table.frame(scene, lamp.exposed(DARKER)))
+        assert reading.ok, reading.message
+        table.observer.agree(shown(agreed))
+    # What may stand on O1 now: bare land, a tile, a catastrophe, or the green leader of the player to move.
+    o1 = frozenset({CellClass.EMPTY_LAND, CellClass.TILE_RED, CellClass.TILE_GREEN, CellClass.TILE_BLACK,
+                    CellClass.CATASTROPHE, CellClass.LEADER_GREEN})
+    table.observer.candidates = tuple(o1 if c == 14 else frozenset(CellClass) - {CellClass.UNKNOWN}
+                                      for c in range(CELLS))
+    after = board.with_cells({15: CellTruth(CellClass.LEADER_GREEN, dynasty="archer")})  # P1
+    assert table.observer.calibration is not None
+    corners = np.array([[14.5, 0.5], [14, 0], [15, 0]], np.float64).reshape(-1, 1, 2)  # O1's middle, top side
+    centre, left, right = cv2.perspectiveTransform(corners, np.linalg.inv(table.observer.calibration.homography))[:, 0]
+    side = float(np.linalg.norm(right - left))
+
+    def shaded(conditions: Conditions) -> np.ndarray:
+        return shadowed(table.frame(after, conditions), (float(centre[0]), float(centre[1])),
+                        (0.45 * side, 0.3 * side), 0, side / 8, darkness)
+
+    reading = table.observer.read(shaded(lamp), darker=lambda: shaded(lamp.exposed(DARKER)))
+    assert reading.ok, reading.message
+    assert silent(after, reading) == []
+    assert reading.cells[14].cls in (CellClass.EMPTY_LAND, CellClass.UNKNOWN)
