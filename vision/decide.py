@@ -238,14 +238,15 @@ def decide(
             by_rings = _ranked(near[others], labels[others], was, unseen, confidence_of, _T.unseen_rings)
         verdict = _verdict(by_rings, pixels, bool(blind[k]), min_confidence, was)
         verdict = verdict._replace(darker=however.unchanged and not pixels.unchanged)
-        if cell in wide and _rings_alone_barely(verdict, by_rings, pixels, was):
+        ringed_barely = _rings_barely(verdict, by_rings, was)
+        if cell in wide and ringed_barely and pixels.cls is not verdict.reading.cls:
             # In a long shadow the rings are measured under a light that is not the square's: a
             # piece they alone name without much to spare may be the shadow's making, or a tall
             # figure's top seen over the square beside it. Unsure, it is judged again with room
             # for the shadow. (A leader whose colour shows only in its rim, which the pixels
             # hardly see, the rings name with much to spare: it stands.)
             verdict = Verdict(CellReading(CellClass.UNKNOWN, 0.0), False, verdict.dazzled)
-        if burnt_then[k] and _rings_barely(verdict, by_rings, pixels, was, min_confidence):
+        if burnt_then[k] and ringed_barely and pixels.confidence < min_confidence:
             # Where the agreed picture is burnt out, the light the rings are measured under is
             # followed from a picture that shows nothing of the square, or measured afresh on the
             # bare squares around (few beside pieces and the board's edge). The pixels' fit takes
@@ -346,21 +347,12 @@ def _disputed(verdict: Verdict, by_rings: _Ranked, was: CellClass, min_confidenc
             and ringed not in (*_BARE, CellClass.UNKNOWN, named) and by_rings.confidence >= min_confidence)
 
 
-def _rings_alone_barely(verdict: Verdict, by_rings: _Ranked, pixels: _Ranked, was: CellClass) -> bool:
-    """Whether a verdict names a piece put down (not bare board, not what was agreed) that only
-    the rings chose, and without much to spare: the pixels lean to another class."""
-    named = verdict.reading.cls
-    return (not verdict.unchanged and named is by_rings.cls and named not in (*_BARE, CellClass.UNKNOWN, was)
-            and pixels.cls is not named and by_rings.confidence < _SURELY)
-
-
-def _rings_barely(verdict: Verdict, by_rings: _Ranked, pixels: _Ranked, was: CellClass,
-                  min_confidence: float) -> bool:
+def _rings_barely(verdict: Verdict, by_rings: _Ranked, was: CellClass) -> bool:
     """Whether a verdict names a piece put down (not bare board, not what was agreed) that the
-    rings chose without much to spare, and the pixels are not sure of."""
+    rings chose without much to spare."""
     named = verdict.reading.cls
     return (not verdict.unchanged and named is by_rings.cls and named not in (*_BARE, CellClass.UNKNOWN, was)
-            and by_rings.confidence < _SURELY and pixels.confidence < min_confidence)
+            and by_rings.confidence < _SURELY)
 
 
 def _tall(verdict: Verdict, was: CellClass) -> bool:
