@@ -163,10 +163,10 @@ class Controller:
     # Squares the players named: kept while the camera sees them unchanged since the last agreement.
     corrections: dict[int, CellClass] = field(default_factory=dict)
     # The camera refuses to read while unreadable squares at the edge look like an arm reaching in.
-    # Seen for the same squares EDGE_PATIENCE times, the players are asked; squares they say nothing
+    # Seen over the same squares EDGE_PATIENCE times, the players are asked; squares they say nothing
     # lies over are `excused` (the observer reads through them) until the camera reads them again.
     excused: frozenset[int] = frozenset()
-    _edge: tuple[tuple[int, ...], int] = ((), 0)
+    _edge: tuple[frozenset[int], int] = (frozenset(), 0)  # the squares refused look after look, and how often
     _earlier: list[GameState] = field(default_factory=list)  # before each action the camera just explained
     _moved: bool = False  # a hand went over the board since the last reading
     _latest: BoardReading | None = None  # the last reading the camera made
@@ -211,7 +211,7 @@ class Controller:
                 self._edge_refused(reading)
             return None
         self.looking = ""
-        self._edge = ((), 0)
+        self._edge = (frozenset(), 0)
         self.excused = frozenset(c for c in self.excused if c in reading.low_confidence)
         self._latest = reading
         self._keep_corrections(reading)
@@ -223,12 +223,16 @@ class Controller:
         return outcome
 
     def _edge_refused(self, reading: BoardReading) -> None:
-        patch = reading.low_confidence
+        """One more still look refused for a patch at the edge. Whatever lies there, held still, the
+        squares at its fringe come and go from look to look with the picture's noise: a patch sharing
+        a square with the one before is the same, and the players are asked about all it covered
+        (counting only identical patches, game 453's players were never asked and it stalled)."""
+        patch = frozenset(reading.low_confidence)
         last, seen = self._edge
-        self._edge = (patch, seen + 1 if patch == last else 1)
+        self._edge = (last | patch, seen + 1) if patch & last else (patch, 1)
         self.looking = reading.message or reading.status.value
         if self._edge[1] >= EDGE_PATIENCE and self.moment is None:
-            self.moment, self.ui = Edge(patch), UiState()
+            self.moment, self.ui = Edge(tuple(sorted(self._edge[0]))), UiState()
 
     def brief(self, sight: Sight) -> None:
         """Tell the observer what the game knows of the board: where tall pieces stand, which
@@ -459,10 +463,10 @@ class Controller:
         elif where == "nothing" and isinstance(self.moment, Edge):
             # The players see nothing over those squares: the camera reads through them from now on.
             self.excused |= frozenset(self.moment.cells)
-            self.moment, self.ui, self._edge = None, UiState(), ((), 0)
+            self.moment, self.ui, self._edge = None, UiState(), (frozenset(), 0)
         elif where in ("close", "done", "retry", "recheck", "back"):
             if isinstance(self.moment, _CLOSED_BY_PLAYERS):
-                self.moment, self._edge = None, ((), 0)
+                self.moment, self._edge = None, (frozenset(), 0)
             if where == "done" and self.asking is None and self.moment is None:
                 self.notices = self.notices[1:]  # the players are done with the notice shown
             self.asking = None

@@ -489,6 +489,33 @@ def test_a_patch_at_the_edge_the_camera_takes_for_an_arm_is_asked_about_and_excu
     assert controller.excused == frozenset() and controller.game.actions == ()
 
 
+def test_a_patch_at_the_edge_whose_fringe_comes_and_goes_is_asked_about_whole() -> None:
+    """Never-tuned-on game 453: a shadow over the board's left side went, and the still board was
+    refused as an arm reaching in at every look, its patch a few squares more or less each time
+    with the picture's noise. Counted only when the same squares came back, the players were never
+    asked and the game stalled. Patches sharing a square are one patch: asked about after
+    EDGE_PATIENCE looks, "nothing there" excuses every square any of them covered. A patch
+    elsewhere starts the count again."""
+    controller = Controller(kingdoms())
+
+    def refused(*names: str) -> BoardReading:
+        return BoardReading(ReadStatus.MOVING, board_found=True, hands_in_view=True,
+                            message="Something reaches in over the edge of the board: a hand?",
+                            low_confidence=tuple(sorted(parse_cell(name) for name in names)))
+
+    controller.on_reading(refused("A3", "B3", "C3", "D5"))
+    controller.on_reading(refused("P1", "P2"))  # elsewhere: another patch
+    controller.on_reading(refused("A2", "A3", "B3", "D5"))
+    controller.on_reading(refused("C2", "A3", "B3", "C3", "D5"))
+    assert controller.moment is None  # two looks at this patch so far: a hand may just be passing
+    controller.on_reading(refused("A3", "B3", "D4", "D5"))
+    assert isinstance(controller.moment, Edge)
+    patch = {parse_cell(name) for name in ("A2", "C2", "A3", "B3", "C3", "D4", "D5")}
+    assert set(controller.moment.cells) == patch
+    controller.handle(UiCommand.nav("nothing"))
+    assert controller.moment is None and controller.excused == frozenset(patch)
+
+
 def test_showing_the_screen_changes_nothing() -> None:
     controller = Controller(kingdoms())
     controller.on_reading(board_after("leader red H8"))
