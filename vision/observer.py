@@ -379,7 +379,7 @@ class Observer:
         return _read_ok(cells, unsure, now, message)
 
     def _follow(
-        self, shot: _Shot, off_rim: np.ndarray, rim: np.ndarray, covered: tuple[str, ...] = ()
+        self, shot: _Shot, off_rim: np.ndarray, rim: np.ndarray, covered: tuple[str, ...] = (), afresh: bool = False
     ) -> BoardReading | None:
         """The board compared with the agreed picture: only the squares that changed are read,
         among what the rules allow there. None when more than half the board changed (not a
@@ -392,7 +392,9 @@ class Observer:
         edge unlike their agreed pictures and read as something else, or with little to spare, it
         is an arm reaching in (fingers come near a pale tile, a sleeve near a dark one), and the
         reading is refused. covered: the corners whose marker is hidden (not by a glare), whose
-        edges count as unlike; a square near one that changed at all refuses the reading."""
+        edges count as unlike; a square near one that changed at all refuses the reading.
+        afresh: the light is measured afresh on the bare board (`_light_now`), as it is before a
+        reading is refused as an arm reaching in."""
         frame, top_down, homography, now, darker, message, *_ = shot
         assert self.calibration is not None and self.calibration.references is not None
         agreed = self._agreed
@@ -412,7 +414,7 @@ class Observer:
         washed_then = {c for c in flagged if then[c] >= TUNING.washed}
         # At the shorter exposure, where a square is burnt out in one of the two pictures only,
         # the reflection's change could not be measured (see `_light_now`).
-        unmeasured = shot.shorter and washed_then != washed
+        unmeasured = (shot.shorter and washed_then != washed) or afresh
         gain, glare = self._light_now(top_down, seen, flagged, unmeasured)
         # Nor on a changed square burnt out in the agreed picture and not at all now: a reflection
         # a square or two across went, too small for the smooth change measured over the board to
@@ -503,6 +505,19 @@ class Observer:
         under_lean = {c for c in doubtful if agreed.cells[c].cls not in _BARE and geometry.beside(c) & standing}
         unsure = tuple(c for c in changed if cells[c].cls is CellClass.UNKNOWN)
         arm = _arm_in(set(flagged) - self.tall - self.excused, unlike, doubtful - under_lean)
+        if arm and not afresh:
+            # A shadow that lifted from a plain board (game 453's linen) is a change of light the
+            # comparison cannot follow there: its print is too faint to tell a brightness from a
+            # glare (`change.light_change`), so the squares under it are read under the light
+            # followed from the agreed picture, a shadow's, and a bare one fits nothing well. The
+            # bare board shows the light now: measured there afresh, every square is read surely,
+            # and as no other piece than this look saw surely. An arm's squares are not: they fit
+            # nothing well under any light, or come near pieces nobody put down.
+            seen_surely = {c: cells[c] for c in changed if cells[c].confidence >= TUNING.first.second_opinion}
+            relit = self._follow(shot, off_rim, rim, covered, afresh=True)
+            if relit is not None and relit.ok and not relit.low_confidence and all(
+                    c in seen_surely and _same(relit.cells[c], seen_surely[c]) for c in relit.changed or ()):
+                return relit
         if arm:
             return _arm(arm, now)
         # Where a glare burnt the square out in both pictures nothing shows a change, and where it

@@ -917,3 +917,35 @@ def test_a_pawns_shadow_on_a_square_the_agreed_picture_shows_burnt_out_is_no_pie
     assert reading.ok, reading.message
     assert silent(after, reading) == []
     assert reading.cells[14].cls in (CellClass.EMPTY_LAND, CellClass.UNKNOWN)
+
+
+@pytest.mark.parametrize("seed", [3, 4])
+def test_a_shadow_lifted_from_a_plain_board_is_no_arm_reaching_in(seed: int) -> None:
+    """Never-tuned-on game 453 (linen board, its own camera and light, filmed at the HQ camera's
+    still size): somebody's shadow lay over the board's left half through the first three moves,
+    and went as a black leader was put down at I8. The linen's print is too faint for the light
+    followed from the agreed picture to undo the shadow's going there; the bare land it left was
+    read surely as bare land but for D5, unsure, which joined to the left edge through the rest
+    was taken for an arm reaching in, at every look: the game stalled. Measured afresh on the
+    bare board, the light shows D5 bare too: the move is read. An arm over the same squares is
+    still refused."""
+    full = (2028, 1520)
+    printing, pose, light = unseen.game_table(453, full)
+    table = Table(printing, seed=seed, pose=pose, light=light, size=full)
+    shade = replace(light, exposure=1.09, lamp=-0.09,
+                    shadows=(Shadow(0.333, 0.474, 0.234, 0.148, 159.5, 0.452),))  # the game's own
+    board = Scene.setup()
+    for cell, leader in ((53, CellClass.LEADER_BLACK), (105, CellClass.LEADER_RED), (158, CellClass.LEADER_GREEN)):
+        board = board.with_cells({cell: CellTruth(leader, dynasty="archer")})  # F4, J7, O10
+        reading = table.observer.read(table.frame(board, shade))
+        assert reading.ok, reading.message
+        table.observer.agree(shown(board))
+    table.observer.tall = frozenset({53, 105, 158})  # as the companion tells it
+    after = board.with_cells({120: CellTruth(CellClass.LEADER_BLACK, dynasty="bull")})  # I8
+    lifted = replace(shade, exposure=1.1, lamp=-0.08, shadows=())
+    reading = table.observer.read(table.frame(after, lifted))
+    assert reading.ok, reading.message
+    assert silent(after, reading) == []
+    assert reading.cells[120].cls is CellClass.LEADER_BLACK
+    arm = replace(lifted, hands=(synthetic.Hand(edge="left", along=0.5, reach=0.3),))
+    assert not table.observer.read(table.frame(after, arm)).ok
