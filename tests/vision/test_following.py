@@ -545,8 +545,9 @@ def test_the_rings_sure_enough_of_a_tile_where_the_pixels_lean_to_a_leader_name_
     """A red disc put down (never-tuned-on game 361: solid tiles, coloured discs): red all round
     the centre, as a red tile is; the rings named a red tile sure enough but without much to spare,
     the pixels, which see the shape, leaned to the red leader. Neither is named, either way round;
-    the rings sure enough stand where the pixels lean to a piece of the same kind, and sure with
-    much to spare, as before, where they see the colour."""
+    the rings sure enough stand where the pixels lean to a piece of the same kind. Nor with much to
+    spare: a red pawn, with its shadow and lean, was a red tile to the rings at 1.0 and a red
+    leader to the pixels at 0.01 (never-tuned-on game 492), and was named a tile, silently."""
     def read(rings: decide._Ranked, pixels: decide._Ranked) -> CellClass:
         return decide._verdict(rings, pixels, False, 0.5, CellClass.EMPTY_LAND).reading.cls
 
@@ -555,7 +556,9 @@ def test_the_rings_sure_enough_of_a_tile_where_the_pixels_lean_to_a_leader_name_
     assert read(decide._Ranked(leader, 0.66), decide._Ranked(tile, 0.45)) is CellClass.UNKNOWN
     assert read(decide._Ranked(tile, 0.66), decide._Ranked(CellClass.TILE_BLACK, 0.45)) is tile
     assert read(decide._Ranked(tile, 0.66), decide._Ranked(CellClass.EMPTY_LAND, 0.45)) is tile
-    assert read(decide._Ranked(tile, 0.95), decide._Ranked(leader, 0.45)) is tile
+    assert read(decide._Ranked(tile, 1.0), decide._Ranked(leader, 0.01)) is CellClass.UNKNOWN
+    assert read(decide._Ranked(leader, 1.0), decide._Ranked(tile, 0.01)) is CellClass.UNKNOWN
+    assert read(decide._Ranked(tile, 1.0), decide._Ranked(tile, 0.01)) is tile
 
 
 def test_a_square_a_glare_dazzles_at_every_exposure_holds_what_the_players_named() -> None:
