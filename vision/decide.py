@@ -328,7 +328,40 @@ def decide(
         named = again.reading.cls
         if (named is was) if piece else (named is not CellClass.UNKNOWN):
             verdicts[k] = again
+    # A monument put down leans over the squares around it as the camera sees it (outwards), its
+    # coloured slope over a side or a corner of them: no picture shows a square so, and both
+    # measures may come near a piece of the slope's colour, surely (bare land beside a red and blue
+    # monument read a red leader at 1.0, rings and pixels, game 432). A piece read there that was
+    # not agreed is unsure: judged again without the rings, with room for the monument's shadow
+    # and without the sides facing it, it takes only what was agreed there.
+    built = _built(squares, verdicts, agreed)
+    for k, cell in enumerate(squares):
+        was, verdict = agreed[cell].cls, verdicts[k]
+        if (cell in built or not geometry.around(cell) & built or verdict.unchanged
+                or verdict.reading.cls in (*_BARE, CellClass.UNKNOWN, was)):
+            continue
+        again = judge(k, cell, put, shaded=True, unlit=True, leaning=geometry.beside(cell) & built)
+        unsure = Verdict(CellReading(CellClass.UNKNOWN, 0.0), False, verdict.dazzled)
+        verdicts[k] = again if again.reading.cls is was else unsure
     return verdicts
+
+
+def _built(squares: Sequence[int], verdicts: Sequence[Verdict], agreed: Sequence[CellReading]) -> set[int]:
+    """The squares of the monuments put down: 2×2 blocks of changed squares, none of them agreed a
+    monument, each read a monument or unsure, one at least a monument surely. (Squares under a
+    standing monument's lean may be read its quarters: they make no block of their own.)"""
+    read = dict(zip(squares, verdicts, strict=True))
+    built: set[int] = set()
+    for top in squares:
+        if top // COLUMNS == ROWS - 1 or top % COLUMNS == COLUMNS - 1:
+            continue
+        block = (top, top + 1, top + COLUMNS, top + COLUMNS + 1)
+        if any(cell not in read or agreed[cell].cls is CellClass.MONUMENT
+               or read[cell].reading.cls not in (CellClass.MONUMENT, CellClass.UNKNOWN) for cell in block):
+            continue
+        if any(_tall(read[cell], agreed[cell].cls) for cell in block):
+            built |= set(block)
+    return built
 
 
 def burnt(patches: np.ndarray) -> np.ndarray:

@@ -949,3 +949,31 @@ def test_a_shadow_lifted_from_a_plain_board_is_no_arm_reaching_in(seed: int) -> 
     assert reading.cells[120].cls is CellClass.LEADER_BLACK
     arm = replace(lifted, hands=(synthetic.Hand(edge="left", along=0.5, reach=0.3),))
     assert not table.observer.read(table.frame(after, arm)).ok
+
+
+def test_bare_land_a_monument_put_down_leans_over_is_no_piece() -> None:
+    """Never-tuned-on game 432 (pale framed tiles, coloured pawns, filmed at the HQ camera's still
+    size, under its lamp): a red and blue monument is built on the red tiles at F6 to G7 as a green
+    pawn is taken off G5. As the camera sees it the monument leans over E6 beside it, bare land,
+    whose rings and pixels both came near a red leader, surely (1.0): the tracker found a rule
+    broken and the players had to put it right. Beside a monument put down, a piece nobody agreed
+    is unsure, or what was agreed there."""
+    full = (2028, 1520)
+    printing, pose, light = unseen.game_table(432, full)
+    table = Table(printing, pose=pose, light=light, size=full)
+    lamp = replace(light, glare=synthetic.Glare(0.777, 0.293, 0.137, 0.825), lamp=0.71, exposure=1.34)
+    built = _game_432()
+    block = (85, 86, 101, 102)  # F6, G6, F7, G7
+    tiles = built.with_cells({**{c: CellTruth(CellClass.TILE_RED) for c in block},
+                              70: CellTruth(CellClass.LEADER_GREEN, dynasty="bull")})  # G5
+    for agreed in (Scene.setup(), tiles):
+        reading = table.observer.read(table.frame(agreed, lamp),
+                                      darker=lambda scene=agreed: table.frame(scene, lamp.exposed(DARKER)))
+        assert reading.ok, reading.message
+        table.observer.agree(shown(agreed))
+    table.observer.tall = frozenset({88, 89, 104, 105})  # the monument standing at I6
+    reading = table.observer.read(table.frame(built, lamp), darker=lambda: table.frame(built, lamp.exposed(DARKER)))
+    assert reading.ok, reading.message
+    assert [reading.cells[c].cls for c in block] == [CellClass.MONUMENT] * 4
+    assert silent(built, reading) == []
+    assert reading.cells[84].cls in (CellClass.EMPTY_LAND, CellClass.UNKNOWN)  # E6
