@@ -353,11 +353,10 @@ def _built(squares: Sequence[int], verdicts: Sequence[Verdict], agreed: Sequence
     read = dict(zip(squares, verdicts, strict=True))
     built: set[int] = set()
     for top in squares:
-        if top // COLUMNS == ROWS - 1 or top % COLUMNS == COLUMNS - 1:
-            continue
-        block = (top, top + 1, top + COLUMNS, top + COLUMNS + 1)
-        if any(cell not in read or agreed[cell].cls is CellClass.MONUMENT
-               or read[cell].reading.cls not in (CellClass.MONUMENT, CellClass.UNKNOWN) for cell in block):
+        block = geometry.block(top)
+        if block is None or any(cell not in read or agreed[cell].cls is CellClass.MONUMENT
+                                or read[cell].reading.cls not in (CellClass.MONUMENT, CellClass.UNKNOWN)
+                                for cell in block):
             continue
         if any(_tall(read[cell], agreed[cell].cls) for cell in block):
             built |= set(block)

@@ -20,7 +20,7 @@ from __future__ import annotations
 import numpy as np
 
 from vision.aruco import CORNER_IDS
-from vision.reading import CELLS, COLUMNS, ROWS
+from vision.reading import CELLS, COLUMNS, ROWS, block_cells
 
 SQUARE_MM = 30.0
 GRID_WIDTH_MM = COLUMNS * SQUARE_MM
@@ -140,6 +140,14 @@ def around(cell: int) -> set[int]:
     row, col = divmod(cell, COLUMNS)
     return {r * COLUMNS + c for r in range(max(row - 1, 0), min(row + 2, ROWS))
             for c in range(max(col - 1, 0), min(col + 2, COLUMNS))} - {cell}
+
+
+def block(top: int) -> tuple[int, int, int, int] | None:
+    """The 2×2 block of squares whose top-left one is `top` (where a monument stands), if the
+    board has room for it."""
+    if top % COLUMNS == COLUMNS - 1 or top >= CELLS - COLUMNS:
+        return None
+    return block_cells(top)
 
 
 def river_cells(board: str = "standard") -> frozenset[int]:

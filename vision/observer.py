@@ -20,7 +20,7 @@ from vision import aruco, change, classify, decide, gate, geometry, leaders, lig
 from vision.calibration import MARKER_NAMES, Calibration, align, to_image, to_squares
 from vision.camera import Camera, CameraError
 from vision.memory import Memory
-from vision.reading import CELLS, COLUMNS, ROWS, BoardReading, CellClass, CellReading, ReadStatus, block_cells
+from vision.reading import CELLS, COLUMNS, ROWS, BoardReading, CellClass, CellReading, ReadStatus
 from vision.references import References
 from vision.second_look import coarse
 from vision.tuning import TUNING
@@ -816,14 +816,7 @@ _ON_LAND = frozenset(
 )
 
 
-def _block(top: int) -> tuple[int, int, int, int] | None:
-    """The 2×2 block of squares whose top-left one is `top`, if the board has room for it."""
-    if top % COLUMNS == COLUMNS - 1 or top >= CELLS - COLUMNS:
-        return None
-    return block_cells(top)
-
-
-_QUADS = tuple(frozenset(block) for top in range(CELLS) if (block := _block(top)))
+_QUADS = tuple(frozenset(block) for top in range(CELLS) if (block := geometry.block(top)))
 
 
 _IN_BLOCKS = frozenset({CellClass.MONUMENT, CellClass.FACE_DOWN})
@@ -867,7 +860,7 @@ def _monument_blocks(monument: list[bool]) -> list[tuple[int, int, int, int]]:
         # so the covering, if there is one, is found in one pass and is the only one.
         found, uncovered = [], set(group)
         while uncovered:
-            block = _block(min(uncovered))
+            block = geometry.block(min(uncovered))
             if block is None or not uncovered.issuperset(block):
                 break
             found.append(block)
