@@ -520,17 +520,18 @@ def _verdict(by_rings: _Ranked, pixels: _Ranked, blind: bool, min_confidence: fl
     colour = _alike(by_rings.cls, pixels.cls) and by_rings.confidence >= _SURELY
     if sure and by_rings.cls is not pixels.cls and not colour:  # each sure of another class: neither is
         return Verdict(CellReading(CellClass.UNKNOWN, 0.0), False, blind)
-    # The rings' choice never where the pixels see the other kind of piece: a disc or a figure and
-    # a plain tile of one colour show that colour all round the centre alike, and the rings, even
-    # with much to spare, may take the one for the other; the shape, a tile's corners, is the
-    # pixels' (a red pawn, with its shadow and lean, was a red tile to the rings at 1.0 and a red
-    # leader to the pixels: game 492, silently).
-    kind_seen = not _shapes_differ(by_rings.cls, pixels.cls)
-    if by_rings.confidence >= _SURELY and kind_seen:
+    # The rings' choice never where the pixels see the other kind of piece of that colour: a disc
+    # or a figure and a plain tile of one colour show that colour all round the centre alike, and
+    # the rings, even with much to spare, may take the one for the other; the shape, a tile's
+    # corners, is the pixels' (a red pawn, with its shadow and lean, was a red tile to the rings at
+    # 1.0 and a red leader to the pixels: game 492, silently). Nor, without much to spare, where
+    # the pixels see the other kind in any colour.
+    other_kind = _shapes_differ(by_rings.cls, pixels.cls)
+    if by_rings.confidence >= _SURELY and not (other_kind and by_rings.cls.colour == pixels.cls.colour):
         chosen = by_rings
     elif pixels.confidence >= min_confidence:
         chosen = pixels
-    elif by_rings.confidence >= min_confidence and kind_seen:
+    elif by_rings.confidence >= min_confidence and not other_kind:
         chosen = by_rings
     else:
         return Verdict(CellReading(CellClass.UNKNOWN, max(by_rings.confidence, pixels.confidence)), False, blind)

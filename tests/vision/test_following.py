@@ -559,6 +559,10 @@ def test_the_rings_sure_enough_of_a_tile_where_the_pixels_lean_to_a_leader_name_
     assert read(decide._Ranked(tile, 1.0), decide._Ranked(leader, 0.01)) is CellClass.UNKNOWN
     assert read(decide._Ranked(leader, 1.0), decide._Ranked(tile, 0.01)) is CellClass.UNKNOWN
     assert read(decide._Ranked(tile, 1.0), decide._Ranked(tile, 0.01)) is tile
+    # ... but where the pixels lean to another colour's piece of the other kind, with much to spare
+    # the rings name the piece: the pixels see neither its colour nor surely its shape
+    black = CellClass.LEADER_BLACK
+    assert read(decide._Ranked(black, 1.0), decide._Ranked(CellClass.TILE_GREEN, 0.07)) is black
 
 
 def test_a_square_a_glare_dazzles_at_every_exposure_holds_what_the_players_named() -> None:
