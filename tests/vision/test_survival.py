@@ -64,6 +64,15 @@ class Table:
         self.observer = Observer(calibrated(style, self.pose, self.light, size))
         self.shots = 0
 
+    @classmethod
+    def of_game(cls, seed: int, table_seed: int = 3) -> Table:
+        """The table of never-tuned-on game `seed` of `bench game --split unseen`: its printing,
+        where its camera hangs and its evening's light, at the HQ camera's still size as the game
+        was filmed."""
+        size = (2028, 1520)
+        printing, pose, light = unseen.game_table(seed, size)
+        return cls(printing, table_seed, pose=pose, light=light, size=size)
+
     def on_edge(self, edge: str, along: float) -> np.ndarray:
         """The point of the grid's `edge` (top, right, bottom, left: clockwise) `along` its length,
         in the picture's pixels."""
@@ -165,8 +174,7 @@ def test_a_rim_leader_is_named_its_colour_on_whatever_board_it_stands() -> None:
     board: a leader is named no colour they clearly deny, and the colour one look names where they
     name it too with much to spare. (The blue one off 21 and the green one off 26 are left unsure:
     both looks lean to another colour, or the rim shows its own without much to spare.)"""
-    printing, pose, light = unseen.game_table(371, (2028, 1520))
-    table = Table(printing, pose=pose, light=light, size=(2028, 1520))
+    table = Table.of_game(371)
     land = [c for c, t in enumerate(Scene.setup().cells) if t.cls is CellClass.EMPTY_LAND]
     table.observer.candidates = tuple(frozenset(LEADERS) | {CellClass.EMPTY_LAND} if c in land
                                       else frozenset({Scene.setup().cells[c].cls}) for c in range(CELLS))
@@ -416,9 +424,7 @@ def test_a_pale_tile_put_down_off_centre_is_named_the_colour_its_frame_and_symbo
     as the tile lay off-centre (green by 0.26-0.47 where 0.9 is needed). The middle and the ring
     around it together, which misname fewer of the calibration's examples (12 of 324 against 21),
     name it green."""
-    full = (2028, 1520)
-    printing, pose, light = unseen.game_table(333, full)
-    table = Table(printing, pose=pose, light=light, size=full)
+    table = Table.of_game(333)
     black = Scene.setup().with_cells({32: CellTruth(CellClass.TILE_BLACK)})  # A3
     green = black.with_cells({143: CellTruth(CellClass.TILE_GREEN)})  # P9
     readings = table.follow([black, green])
@@ -641,9 +647,7 @@ def test_a_figure_seen_over_the_bare_land_beside_it_in_its_shadow_is_no_second_f
     red leader there, sure enough but without much to spare, while the pixels did not see one: a
     legal move nobody made, at the game's 136th move. G10 is the red leader; H10 is bare land or
     unsure."""
-    full = (2028, 1520)
-    printing, pose, light = unseen.game_table(312, full)
-    table = Table(printing, pose=pose, light=light, size=full)
+    table = Table.of_game(312)
     table.follow([])
     after = Scene.setup().with_cells({150: CellTruth(CellClass.LEADER_RED, dynasty="bull")})  # G10
     reading = table.observer.read(table.frame(after))
@@ -659,9 +663,7 @@ def test_a_red_disc_the_rings_take_for_a_red_tile_is_asked_about_where_the_pixel
     sure enough but without much to spare (0.6), the pixels, which see its shape, leaned to the
     red leader (0.42): a legal move nobody made, silently, at the game's 138th move. A3 is the red
     leader or unsure."""
-    full = (2028, 1520)
-    printing, pose, light = unseen.game_table(361, full)
-    table = Table(printing, pose=pose, light=light, size=full)
+    table = Table.of_game(361)
     leader = CellTruth(CellClass.LEADER_RED, dynasty="pot")
     setup = Scene.setup()
     table.follow([setup.with_cells({27: leader}), setup, setup.with_cells({162: leader}), setup])  # L2, C11
@@ -678,9 +680,7 @@ def test_a_glare_beside_a_marker_card_is_no_hand_over_it() -> None:
     taken for a hand over it: the squares near that corner refused every look, 29 times, until the
     game was given up. Its pattern still shows where it lies: nothing covers it. A hand over the
     card in the same light still does."""
-    full = (2028, 1520)
-    printing, pose, light = unseen.game_table(271, full)
-    table = Table(printing, pose=pose, light=light, size=full)
+    table = Table.of_game(271)
     table.follow([])
     lamp = replace(table.light, glare=synthetic.Glare(0.22, 0.812, 0.046, 0.89),
                    shadows=(Shadow(0.317, 0.806, 0.555, 0.408, 96.4, 0.546),))
@@ -728,9 +728,7 @@ def test_a_pawns_shadow_over_bare_land_beside_it_is_no_piece(square: int, darkne
 def _a_monument_at_the_edge(seed: int, block: tuple[int, ...], monument: tuple[str, str]) -> tuple[Table, Scene, Scene]:
     """A never-tuned-on game's own table (printing, camera, light at the HQ camera's still size),
     told where the monument stands: four red tiles on `block`, and the `monument` built on them."""
-    full = (2028, 1520)
-    printing, pose, light = unseen.game_table(seed, full)
-    table = Table(printing, pose=pose, light=light, size=full)
+    table = Table.of_game(seed)
     red = Scene.setup().with_cells({c: CellTruth(CellClass.TILE_RED) for c in block})
     built = red.with_cells({c: CellTruth(CellClass.MONUMENT, monument=monument) for c in block})
     table.observer.tall = frozenset(block)  # the game tells where monuments stand
@@ -814,14 +812,12 @@ def test_a_lamps_reflection_on_the_rim_at_the_agreement_gone_with_the_lamp_is_no
     than the agreed rim, by the white light the reflection had added. It was taken for something
     lying over the edge at every look, 34 times, and the game stalled. A sleeve over that corner
     in the same light still lies there."""
-    full = (2028, 1520)
-    printing, pose, light = unseen.game_table(372, full)
-    table = Table(printing, pose=pose, light=light, size=full)
+    table = Table.of_game(372)
     # The game's own lamp, over the top right of the picture (the camera sees the board upside down)
-    lamp = replace(light, glare=synthetic.Glare(0.696, 0.321, 0.198, 0.548), lamp=0.6, exposure=1.39)
-    off = replace(light, lamp=0.28, exposure=1.19)
+    lamp = replace(table.light, glare=synthetic.Glare(0.696, 0.321, 0.198, 0.548), lamp=0.6, exposure=1.39)
+    off = replace(table.light, lamp=0.28, exposure=1.19)
     assert table.observer.calibration is not None
-    places = gate.rim_places(table.observer.calibration.homography, full)
+    places = gate.rim_places(table.observer.calibration.homography, table.size)
     board = moves(4, seed=3)[-1]
 
     def rim(conditions: Conditions) -> np.ndarray:
@@ -839,16 +835,14 @@ def test_a_dark_tile_put_down_as_a_lamp_burns_out_most_of_the_board_is_seen() ->
     nearly three quarters of the picture. The light's change, fitted on the parts left, bent far
     past them (gains near 0 across the burnt-out side), the black tile just put down on J4 passed
     for the light there, and the game went on without it: a silent disagreement."""
-    full = (2028, 1520)
-    printing, pose, light = unseen.game_table(472, full)
-    table = Table(printing, pose=pose, light=light, size=full)
+    table = Table.of_game(472)
     leaders = {9: ("blue", "bull"), 11: ("red", "archer"), 16: ("blue", "pot"), 33: ("green", "archer"),
                47: ("black", "bull"), 53: ("black", "pot"), 76: ("green", "bull"), 103: ("blue", "archer"),
                112: ("black", "archer"), 133: ("green", "pot"), 171: ("red", "pot")}
     board = Scene.setup().with_cells({18: CellTruth(CellClass.TILE_GREEN)} | {
         c: CellTruth(CellClass(f"{colour} leader"), dynasty) for c, (colour, dynasty) in leaders.items()})
     # The game's own light as the board was agreed, and once the lamp was on
-    before = replace(light, exposure=0.991, lamp=0.711)
+    before = replace(table.light, exposure=0.991, lamp=0.711)
     lamp = replace(before, exposure=1.176, lamp=1.0, glare=synthetic.Glare(0.543, 0.186, 0.077, 0.4))
     assert table.observer.read(table.frame(board, before)).ok
     table.observer.agree(shown(board))
@@ -888,10 +882,8 @@ def test_a_pawns_shadow_on_a_square_the_agreed_picture_shows_burnt_out_is_no_pie
     to spare, the pixels not surely (a red tile at 0.51, pixels 0.16): a legal second action nobody
     made, silently, at the game's 86th move. (Here, a shadow drawn over O1, the pawn's own green
     at 0.60 and 0.74.) O1 is bare land or unsure."""
-    full = (2028, 1520)
-    printing, pose, light = unseen.game_table(432, full)
-    table = Table(printing, pose=pose, light=light, size=full)
-    lamp = replace(light, glare=synthetic.Glare(0.777, 0.293, 0.137, 0.825), lamp=0.73, exposure=1.345)
+    table = Table.of_game(432)
+    lamp = replace(table.light, glare=synthetic.Glare(0.777, 0.293, 0.137, 0.825), lamp=0.73, exposure=1.345)
     board = _game_432()
     for agreed in (Scene.setup(), board):  # the pieces of this table learnt under the lamp
         reading = table.observer.read(table.frame(agreed, lamp),
@@ -929,10 +921,8 @@ def test_a_shadow_lifted_from_a_plain_board_is_no_arm_reaching_in(seed: int) -> 
     was taken for an arm reaching in, at every look: the game stalled. Measured afresh on the
     bare board, the light shows D5 bare too: the move is read. An arm over the same squares is
     still refused."""
-    full = (2028, 1520)
-    printing, pose, light = unseen.game_table(453, full)
-    table = Table(printing, seed=seed, pose=pose, light=light, size=full)
-    shade = replace(light, exposure=1.09, lamp=-0.09,
+    table = Table.of_game(453, table_seed=seed)
+    shade = replace(table.light, exposure=1.09, lamp=-0.09,
                     shadows=(Shadow(0.333, 0.474, 0.234, 0.148, 159.5, 0.452),))  # the game's own
     board = Scene.setup()
     for cell, leader in ((53, CellClass.LEADER_BLACK), (105, CellClass.LEADER_RED), (158, CellClass.LEADER_GREEN)):
@@ -958,10 +948,8 @@ def test_bare_land_a_monument_put_down_leans_over_is_no_piece() -> None:
     whose rings and pixels both came near a red leader, surely (1.0): the tracker found a rule
     broken and the players had to put it right. Beside a monument put down, a piece nobody agreed
     is unsure, or what was agreed there."""
-    full = (2028, 1520)
-    printing, pose, light = unseen.game_table(432, full)
-    table = Table(printing, pose=pose, light=light, size=full)
-    lamp = replace(light, glare=synthetic.Glare(0.777, 0.293, 0.137, 0.825), lamp=0.71, exposure=1.34)
+    table = Table.of_game(432)
+    lamp = replace(table.light, glare=synthetic.Glare(0.777, 0.293, 0.137, 0.825), lamp=0.71, exposure=1.34)
     built = _game_432()
     block = (85, 86, 101, 102)  # F6, G6, F7, G7
     tiles = built.with_cells({**{c: CellTruth(CellClass.TILE_RED) for c in block},
