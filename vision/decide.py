@@ -343,7 +343,40 @@ def decide(
         again = judge(k, cell, put, shaded=True, unlit=True, leaning=geometry.beside(cell) & built)
         unsure = Verdict(CellReading(CellClass.UNKNOWN, 0.0), False, verdict.dazzled)
         verdicts[k] = again if again.reading.cls is was else unsure
+    # A figure or a monument put down casts its shadow on the squares around it, of whatever shape
+    # (a pawn's is long and soft: no light changing smoothly across a square follows it). Both
+    # measures may come near a piece there: a leader, not surely (game 432 asked about nine such
+    # squares), or a green one surely, by the rings, on a greenish board (game 482). A square beside
+    # one holds what was agreed where the agreed picture, each pixel made darker alike in every
+    # channel (`shadowed_misfit`), fits it as closely as it fits the squares around that did not
+    # change, and not much worse than the board's usual square (`FollowTuning.shadow_fit`): no
+    # piece put down, and no other light, looks so.
+    doubtful = [k for k, cell in enumerate(squares) if geometry.around(cell) & tall and not burnt_then[k]
+                and agreed[cell].cls is not CellClass.UNKNOWN and not verdicts[k].unchanged
+                and verdicts[k].reading.cls is not agreed[cell].cls]
+    if doubtful:
+        misfit = shadowed_misfit(scene)
+        usual = _T.shadow_fit * float(np.median(np.delete(misfit, index)))
+        for k in doubtful:
+            still = [misfit[c] for c in geometry.around(squares[k]) - changed]
+            if still and misfit[squares[k]] <= min(float(np.median(still)), usual):
+                verdicts[k] = Verdict(agreed[squares[k]], True, verdicts[k].dazzled)
     return verdicts
+
+
+def shadowed_misfit(scene: Scene) -> np.ndarray:
+    """CELLS: how far each square's pixels lie from the agreed picture under the light now, each
+    pixel taken as much darker as fits it best, alike in every channel, down to the darkest a
+    shadow leaves (`SecondLookTuning.shade_room`): in grey levels, all but the odd pixel along a
+    shadow's edge (the 90th percentile)."""
+    now = scene.now.astype(np.float32)
+    then = scene.agreed.astype(np.float32) * scene.change + scene.added[..., None]
+    darkest = TUNING.second.shade_room[0]
+    shade = np.clip((now * then).sum(axis=2) / np.maximum((then * then).sum(axis=2), 1e-6), darkest, 1.0)
+    apart = np.linalg.norm(now - shade[..., None] * then, axis=2)
+    per_square = cells(apart[..., None], PX_PER_SQUARE).reshape(CELLS, -1)
+    misfit: np.ndarray = np.percentile(per_square, 90, axis=1)
+    return misfit
 
 
 def _built(squares: Sequence[int], verdicts: Sequence[Verdict], agreed: Sequence[CellReading]) -> set[int]:

@@ -141,6 +141,13 @@ class FollowTuning:
     # square. Developed split, squares flagged changed that had not: 0.98 at the least (0.96
     # beside a figure); where a piece was put down, the agreed picture fits it at 0.79 (median).
     still_darkest: float = 0.9
+    # How much worse than the board's usual square (that did not change) a square beside a figure
+    # put down may fit the agreed picture in a shadow (`decide.shadowed_misfit`) and still be
+    # taken as agreed, where it fits as closely as the squares around it: near the board's edge
+    # the light is followed less closely (1.16 times the usual, never-tuned-on game 482). Where
+    # a lamp switched on, the squares around fit 7-10 times worse than the usual, and a tile put
+    # down there fit its bare board in a shadow within 1.2 times of them (game 371). Twice: not tuned.
+    shadow_fit: float = 2.0
 
 
 @dataclass(frozen=True)

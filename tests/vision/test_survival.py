@@ -965,3 +965,70 @@ def test_bare_land_a_monument_put_down_leans_over_is_no_piece() -> None:
     assert [reading.cells[c].cls for c in block] == [CellClass.MONUMENT] * 4
     assert silent(built, reading) == []
     assert reading.cells[84].cls in (CellClass.EMPTY_LAND, CellClass.UNKNOWN)  # E6
+
+
+@pytest.mark.parametrize(("square", "leader"), [
+    (133, CellClass.LEADER_BLACK),  # F9
+    (93, CellClass.LEADER_RED),  # N6
+    (158, CellClass.LEADER_BLUE),  # O10
+])
+def test_a_pawns_long_shadow_over_the_bare_land_beside_it_is_no_piece(square: int, leader: CellClass) -> None:
+    """Never-tuned-on game 432 (coloured pawns, filmed at the HQ camera's still size): a pawn put
+    down throws a long soft shadow over the bare land on its left, which no light changing
+    smoothly across that square follows. Both looks came near a red leader there, not surely: the
+    game asked about nine such squares. Each pixel of that square is the agreed bare land's made
+    darker alike in every channel, as closely as the squares that did not change are their own:
+    it is bare land."""
+    table = Table.of_game(432)
+    table.follow([])
+    after = Scene.setup().with_cells({square: CellTruth(leader, dynasty="bull")})
+    reading = table.observer.read(table.frame(after))
+    assert reading.ok, reading.message
+    assert reading.cells[square].cls is leader
+    assert reading.cells[square - 1].cls is CellClass.EMPTY_LAND
+    assert silent(after, reading) == []
+
+
+@pytest.mark.parametrize(("square", "leader", "piece"), [
+    (133, CellClass.LEADER_BLACK, CellClass.TILE_BLACK),
+    (93, CellClass.LEADER_RED, CellClass.TILE_GREEN),
+    (158, CellClass.LEADER_BLUE, CellClass.CATASTROPHE),
+])
+def test_a_piece_put_down_in_a_pawns_shadow_is_never_the_bare_land_it_covers(
+    square: int, leader: CellClass, piece: CellClass
+) -> None:
+    """As above, with a piece put down in that shadow in the same look: no shadow of the bare land
+    explains it (a dark tile is darker than a shadow leaves, a coloured one of another colour)."""
+    table = Table.of_game(432)
+    table.follow([])
+    after = Scene.setup().with_cells({square: CellTruth(leader, dynasty="bull"), square - 1: CellTruth(piece)})
+    reading = table.observer.read(table.frame(after))
+    assert reading.ok, reading.message
+    assert silent(after, reading) == []
+    assert reading.cells[square - 1].cls is not CellClass.EMPTY_LAND
+
+
+@pytest.mark.parametrize(("square", "leader"), [
+    (16, CellClass.LEADER_BLACK),  # A2
+    (143, CellClass.LEADER_BLUE),  # P9
+    (103, CellClass.LEADER_RED),  # H7
+])
+def test_a_pawns_shadow_on_a_greenish_board_is_no_green_leader(square: int, leader: CellClass) -> None:
+    """Never-tuned-on game 482 (linen board, coloured pawns, filmed at the HQ camera's still
+    size): a pawn's shadow falls on the bare land below it, which the rings took for a green
+    leader, surely, the pixels not: a move nobody made, illegal there (the players were asked
+    nine times in one game), legal elsewhere. The shadow explains every pixel of that square as
+    closely as the squares around that did not change are their own: it is bare land. A green
+    leader or a tile put down there in the same look is still seen."""
+    below = square + COLUMNS
+    for piece in (None, CellClass.LEADER_GREEN, CellClass.TILE_BLACK):
+        table = Table.of_game(482)
+        table.follow([])
+        after = Scene.setup().with_cells({square: CellTruth(leader, dynasty="bull")})
+        if piece is not None:
+            after = after.with_cells({below: CellTruth(piece, dynasty="lion" if piece.is_leader else None)})
+        reading = table.observer.read(table.frame(after))
+        assert reading.ok, reading.message
+        assert silent(after, reading) == [], piece
+        seen = reading.cells[below].cls
+        assert seen is CellClass.EMPTY_LAND if piece is None else seen is not CellClass.EMPTY_LAND, piece
