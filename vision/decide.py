@@ -541,6 +541,14 @@ def _verdict(by_rings: _Ranked, pixels: _Ranked, blind: bool, min_confidence: fl
         pixels = _Ranked(CellClass.UNKNOWN, 0.0)
     if pixels.unchanged and pixels.confidence >= min_confidence:
         return Verdict(CellReading(pixels.cls, pixels.confidence), True, blind)
+    if (by_rings.cls is was and not by_rings.unchanged and was not in _BARE and pixels.cls in _BARE
+            and pixels.confidence < min_confidence):
+        # The rings see a piece of the class agreed, but not the very piece: other pictures of it
+        # come nearer than the square's own agreed picture does, under the light followed from it.
+        # Where the pixels lean to the bare board, the piece may have been taken off: the rings say
+        # nothing (a war's losing tile beside a monument, in its shadow, stayed agreed at 33 looks,
+        # owed at each: game 484). Where the pixels are sure enough of it, the two disagree (below).
+        by_rings = _Ranked(CellClass.UNKNOWN, 0.0)
     taken_off = was not in _BARE and pixels.cls is by_rings.cls and by_rings.confidence >= _SURELY
     if by_rings.cls in _BARE and not taken_off:
         # Bare board shows its own printed pattern, which only pixels tell: a bare arm or a

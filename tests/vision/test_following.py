@@ -521,6 +521,23 @@ def test_a_piece_taken_off_is_bare_board_where_the_rings_are_sure_and_the_pixels
     assert read(leaning, CellClass.TILE_GREEN) is CellClass.UNKNOWN
 
 
+def test_rings_that_see_the_agreed_class_but_not_its_very_piece_do_not_keep_it_against_bare_pixels() -> None:
+    """Game 484: a war took a green tile off P10, beside a monument whose shadow the light the
+    rings are measured under does not hold. The rings' nearest was another green tile's picture
+    (not the square's own agreed one), sure against the next class; the pixels leaned to the bare
+    land, not surely (0.42). The tile stayed agreed, and owed, at 33 looks. The rings say nothing
+    there: the square is unsure. Where the agreed picture itself is the rings' nearest, or the
+    pixels lean to another piece, the rings' choice stands."""
+    def read(rings: decide._Ranked, pixels: decide._Ranked) -> CellClass:
+        return decide._verdict(rings, pixels, False, 0.5, CellClass.TILE_GREEN).reading.cls
+
+    other_green = decide._Ranked(CellClass.TILE_GREEN, 1.0)
+    bare = decide._Ranked(CellClass.EMPTY_LAND, 0.42)
+    assert read(other_green, bare) is CellClass.UNKNOWN
+    assert read(other_green._replace(unchanged=True), bare) is CellClass.TILE_GREEN
+    assert read(other_green, decide._Ranked(CellClass.TILE_BLACK, 0.42)) is CellClass.TILE_GREEN
+
+
 def test_a_leaders_or_a_tiles_colour_is_the_rings_when_they_are_sure_of_it_with_much_to_spare() -> None:
     """A disc whose colour shows only in its thin rim: the pixels' small picture (a pixel of rim)
     may come nearer another colour's leader, while the rings, which see the rim all round, are
