@@ -104,6 +104,12 @@ class Scene:
         share: np.ndarray = cells(burnt[..., None].astype(np.float32), PX_PER_SQUARE).reshape(CELLS, -1).mean(axis=1)
         return share > TUNING.washed
 
+    @functools.cached_property
+    def relit(self) -> np.ndarray:
+        """H×W×3 float32: the agreed picture under the light now."""
+        agreed: np.ndarray = self.agreed.astype(np.float32) * self.change + self.added[..., None]
+        return agreed
+
 
 class Verdict(NamedTuple):
     reading: CellReading
@@ -149,7 +155,7 @@ def decide(
     glare = at(scene.glare)
     raw = at(scene.now)
     agreed_raw = at(scene.agreed)
-    before_full = agreed_raw * at(scene.change) + at(scene.added)  # the agreed picture under the light now
+    before_full = at(scene.relit)
     # Ring features under the calibration light: the square now, the agreed picture of it, and its
     # own look at set-up.
     calibrated = np.stack([np.maximum(raw - glare, 0) / gain, np.maximum(before_full - glare, 0) / gain,
@@ -245,7 +251,7 @@ def decide(
             # figure's top seen over the square beside it. Unsure, it is judged again with room
             # for the shadow. (A leader whose colour shows only in its rim, which the pixels
             # hardly see, the rings name with much to spare: it stands.)
-            verdict = Verdict(CellReading(CellClass.UNKNOWN, 0.0), False, verdict.dazzled)
+            verdict = _unsure(verdict)
         if burnt_then[k] and ringed_barely and pixels.confidence < min_confidence:
             # Where the agreed picture is burnt out, the light the rings are measured under is
             # followed from a picture that shows nothing of the square, or measured afresh on the
@@ -253,13 +259,13 @@ def decide(
             # more or less light; the rings take it as given. A piece they name without much to
             # spare, the pixels not surely, is unsure: a pawn's shadow on the bare land beside it
             # came near a red tile, 0.51 by the rings and 0.16 by the pixels (game 432).
-            verdict = Verdict(CellReading(CellClass.UNKNOWN, 0.0), False, verdict.dazzled)
+            verdict = _unsure(verdict)
         if unlit and _disputed(verdict, ringed, was, min_confidence):
             # ... yet a piece the pixels alone name there is not taken where the rings, under the
             # light followed from around, name another: a piece put down is darker than that light
             # too, and a disc's colour shows in the pixels' small picture only along its rim (a
             # green one read blue, surely).
-            verdict = Verdict(CellReading(CellClass.UNKNOWN, 0.0), False, verdict.dazzled)
+            verdict = _unsure(verdict)
         cls, confidence = verdict.reading.cls, verdict.reading.confidence
         kind = references.colours_of(cls)
         if not verdict.unchanged and kind is not None and cls in kind.each:
@@ -274,7 +280,7 @@ def decide(
             rim = leaders.colour_shown(calibrated[0, k], kind) if cls.is_leader else None
             other = rim is not None and rim[0] is not cls and rim[1] >= _SURELY
             if other or not leaders.colour_agrees(cls, colour, 1.0, light, kind, confidence):
-                verdict = Verdict(CellReading(CellClass.UNKNOWN, 0.0), False, verdict.dazzled)
+                verdict = _unsure(verdict)
         colours = references.colours_of(by_rings.cls)
         if verdict.reading.cls is CellClass.UNKNOWN and colours is not None and _alike(by_rings.cls, pixels.cls):
             # Both measures see a figure, or a tile, not surely of which colour (or of one it does
@@ -341,8 +347,7 @@ def decide(
                 or verdict.reading.cls in (*_BARE, CellClass.UNKNOWN, was)):
             continue
         again = judge(k, cell, put, shaded=True, unlit=True, leaning=geometry.beside(cell) & built)
-        unsure = Verdict(CellReading(CellClass.UNKNOWN, 0.0), False, verdict.dazzled)
-        verdicts[k] = again if again.reading.cls is was else unsure
+        verdicts[k] = again if again.reading.cls is was else _unsure(verdict)
     # A figure or a monument put down casts its shadow on the squares around it, of whatever shape
     # (a pawn's is long and soft: no light changing smoothly across a square follows it). Both
     # measures may come near a piece there: a leader, not surely (game 432 asked about nine such
@@ -370,7 +375,7 @@ def shadowed_misfit(scene: Scene) -> np.ndarray:
     shadow leaves (`SecondLookTuning.shade_room`): in grey levels, all but the odd pixel along a
     shadow's edge (the 90th percentile)."""
     now = scene.now.astype(np.float32)
-    then = scene.agreed.astype(np.float32) * scene.change + scene.added[..., None]
+    then = scene.relit
     darkest = TUNING.second.shade_room[0]
     shade = np.clip((now * then).sum(axis=2) / np.maximum((then * then).sum(axis=2), 1e-6), darkest, 1.0)
     apart = np.linalg.norm(now - shade[..., None] * then, axis=2)
@@ -394,6 +399,11 @@ def _built(squares: Sequence[int], verdicts: Sequence[Verdict], agreed: Sequence
         if any(_tall(read[cell], agreed[cell].cls) for cell in block):
             built |= set(block)
     return built
+
+
+def _unsure(verdict: Verdict) -> Verdict:
+    """The square unsure, as dazzled as the verdict said."""
+    return Verdict(CellReading(CellClass.UNKNOWN, 0.0), False, verdict.dazzled)
 
 
 def burnt(patches: np.ndarray) -> np.ndarray:
