@@ -275,10 +275,14 @@ def decide(
             # pixels unlike the board beside it (`References.leader_rims`): both looks see a pale
             # disc's thin rim with the board around it, whose colour varies from square to square
             # (game 371's blue discs read green, surely). Where those pixels name another colour
-            # with much to spare, the leader is not the colour read.
+            # with much to spare, the leader is not the colour read. Pixels that show no colour
+            # (the black leader's) are no witness against one: on a board whose print varies
+            # much, only a figure's pale middle and symbol lie far enough from it to count (game
+            # 531's green octagon); whether the colour shows at all is `colour_agrees`' to say.
             colour, light = leaders.shown(np.stack([raw[k], gain[k]]), kind, calibrated[0, [k, k]])
             rim = leaders.colour_shown(calibrated[0, k], kind) if cls.is_leader else None
-            other = rim is not None and rim[0] is not cls and rim[1] >= _SURELY
+            other = (rim is not None and rim[0] is not cls and rim[0] is not CellClass.LEADER_BLACK
+                     and rim[1] >= _SURELY)
             if other or not leaders.colour_agrees(cls, colour, 1.0, light, kind, confidence):
                 verdict = _unsure(verdict)
         colours = references.colours_of(by_rings.cls)

@@ -1064,3 +1064,20 @@ def test_a_treasure_taken_off_its_temple_is_seen_taken_and_one_still_there_is_no
         reading = table.observer.read(table.frame(board, light))
         assert reading.ok, reading.message
         assert silent(board, reading) == []
+
+
+@pytest.mark.parametrize("leader", [CellClass.LEADER_GREEN, CellClass.LEADER_BLACK, CellClass.LEADER_BLUE])
+def test_a_figures_pale_middle_is_no_witness_against_its_colour(leader: CellClass) -> None:
+    """Never-tuned-on game 531 (a paper board whose print varies much, coloured octagons with a pale
+    middle): of a green octagon put down on H3 only the pale middle and symbol lie further from the
+    board than its own print does, so the pixels unlike the board showed no colour, the black
+    leader's, surely, and the leader both looks named green with much to spare was left unsure
+    (the game asked about such squares). Pixels showing no colour are no witness against one:
+    the green leader is read green, and a black one is still read black."""
+    table = Table.of_game(531)
+    table.follow([])
+    after = Scene.setup().with_cells({39: CellTruth(leader, dynasty="bull")})
+    reading = table.observer.read(table.frame(after))
+    assert reading.ok, reading.message
+    assert reading.cells[39].cls is leader
+    assert silent(after, reading) == []
