@@ -292,10 +292,14 @@ def decide(
             # pale tile's frame and symbol too (worse where it lies off-centre, the board showing
             # along one side). The colour one of them names stands where the colour its kind shows
             # (`leaders.colour_shown`: a leader's in its pixels unlike the board beside it) names
-            # it too, with much to spare.
+            # it too, with much to spare. A leader's colour so shown stands even where neither
+            # names it: those pixels are a pale disc's rim, which both weigh little (never-tuned-on
+            # games 371-473 left 10 such leaders unsure; the rim named each one's colour right, at
+            # all 34 looks). Not the black leader's no-colour, which a figure's pale middle shows too.
             shown = leaders.colour_shown(calibrated[0, k], colours)
-            if (shown is not None and shown[0] in (by_rings.cls, pixels.cls) and shown[0] in permitted
-                    and shown[1] >= _SURELY):
+            named = shown is not None and (shown[0] in (by_rings.cls, pixels.cls) or (
+                shown[0].is_leader and shown[0] is not CellClass.LEADER_BLACK))
+            if shown is not None and named and shown[0] in permitted and shown[1] >= _SURELY:
                 verdict = Verdict(CellReading(shown[0], shown[1]), False, verdict.dazzled)
         cls, confidence = verdict.reading.cls, verdict.reading.confidence
         if cls is CellClass.MONUMENT and not verdict.unchanged:

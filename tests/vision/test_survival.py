@@ -1081,3 +1081,19 @@ def test_a_figures_pale_middle_is_no_witness_against_its_colour(leader: CellClas
     assert reading.ok, reading.message
     assert reading.cells[39].cls is leader
     assert silent(after, reading) == []
+
+
+@pytest.mark.parametrize("leader", [CellClass.LEADER_GREEN, CellClass.LEADER_BLACK, CellClass.LEADER_RED])
+def test_a_pale_discs_rim_names_its_colour_where_both_looks_are_unsure(leader: CellClass) -> None:
+    """Never-tuned-on game 472 (pale discs with a coloured rim, a paper board with a river drawn
+    across the land): a green disc put down on N2 showed both looks a leader, neither surely of
+    which colour (both leaning to black), and the game asked. Its rim, the few pixels about its
+    centre unlike the board, shows green with much to spare: it is read green. Discs of the
+    other colours are still read as themselves."""
+    table = Table.of_game(472)
+    table.follow([])
+    after = Scene.setup().with_cells({29: CellTruth(leader, dynasty="bull")})
+    reading = table.observer.read(table.frame(after))
+    assert reading.ok, reading.message
+    assert reading.cells[29].cls is leader
+    assert silent(after, reading) == []
