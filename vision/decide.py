@@ -319,7 +319,7 @@ def decide(
     # that side over it. A square read without much to spare there is named again without the
     # sides facing it, and takes that reading where it is the surer.
     for k, cell in enumerate(squares):
-        standing = {c for c in geometry.beside(cell) if _casts_shadow(agreed[c].cls)} - changed
+        standing = _standing_beside(cell, agreed, changed)
         if standing and not verdicts[k].unchanged and verdicts[k].reading.confidence < _SURELY:
             again = judge(k, cell, put, leaning=standing)
             if again.reading.confidence > verdicts[k].reading.confidence:
@@ -374,6 +374,22 @@ def decide(
             still = [misfit[c] for c in geometry.around(squares[k]) - changed]
             if still and misfit[squares[k]] <= min(float(np.median(still)), usual):
                 verdicts[k] = Verdict(agreed[squares[k]], True, verdicts[k].dazzled)
+    # So does a tall piece left standing on the board bared beside it, where a piece was taken off
+    # (a war's losing tile beside a monument), which the light followed from the taken piece's
+    # picture does not undo: both measures may come near a dark piece there (game 373: a black
+    # tile, silently). A piece read there is named again with room for a shadow on every picture
+    # and without the sides facing the tall piece: it stands only where it is named again; bare
+    # board named so stands instead; else the square is unsure.
+    for k, cell in enumerate(squares):
+        standing, verdict = _standing_beside(cell, agreed, changed), verdicts[k]
+        if (not standing or agreed[cell].cls in _BARE or burnt_then[k] or verdict.unchanged
+                or verdict.reading.cls in (*_BARE, CellClass.UNKNOWN, agreed[cell].cls)):
+            continue
+        again = judge(k, cell, put, shaded=True, leaning=standing)
+        if again.reading.cls in _BARE:
+            verdicts[k] = again
+        elif again.reading.cls is not verdict.reading.cls:
+            verdicts[k] = _unsure(verdict)
     return verdicts
 
 
@@ -445,6 +461,11 @@ def _tall(verdict: Verdict, was: CellClass) -> bool:
 
 def _casts_shadow(cls: CellClass) -> bool:
     return cls.is_leader or cls is CellClass.MONUMENT
+
+
+def _standing_beside(cell: int, agreed: Sequence[CellReading], changed: Collection[int]) -> set[int]:
+    """The squares beside `cell` where a figure or a monument agreed still stands."""
+    return {c for c in geometry.beside(cell) if _casts_shadow(agreed[c].cls)} - set(changed)
 
 
 _SURELY = TUNING.first.second_opinion  # a confidence with much to spare

@@ -1097,3 +1097,33 @@ def test_a_pale_discs_rim_names_its_colour_where_both_looks_are_unsure(leader: C
     assert reading.ok, reading.message
     assert reading.cells[29].cls is leader
     assert silent(after, reading) == []
+
+
+@pytest.mark.parametrize("piece", [None, CellClass.TILE_BLACK, CellClass.TILE_GREEN])
+def test_the_board_a_war_bared_in_a_monuments_shadow_is_no_piece(piece: CellClass | None) -> None:
+    """Never-tuned-on game 373 (stained wooden tiles, filmed at the HQ camera's still size, under
+    its lamp): a war takes red tiles off around a red and black monument, K5 among them, just
+    above it. The monument's shadow falls on the bare land there, which the light followed from
+    the red tile's picture does not undo: it came near a black tile (0.77 in the game, 0.59 here),
+    and the game went on silently with a black tile nobody put down. Named again with room for a
+    shadow and without the side facing the monument, it is bare land. A tile put down there in
+    the same look is still read as itself."""
+    block = (89, 90, 105, 106)  # J6, K6, J7, K7
+    monument = {c: CellTruth(CellClass.MONUMENT, monument=("red", "black")) for c in block}
+    after = Scene.setup().with_cells({**monument, 56: CellTruth(CellClass.TILE_BLACK),
+                                      **{c: CellTruth(CellClass.TILE_GREEN) for c in (58, 71, 73)}})
+    before = after.with_cells({c: CellTruth(CellClass.TILE_RED) for c in (72, 74, 86, 87, 88, 91)})
+    if piece is not None:
+        after = after.with_cells({74: CellTruth(piece)})
+    table = Table.of_game(373)
+    lamp = replace(table.light, exposure=1.17, lamp=0.56, glare=synthetic.Glare(0.495, 0.45, 0.093, 0.763))
+    table.follow([])
+    for board in (before, after):
+        reading = table.observer.read(table.frame(board, lamp),
+                                      darker=lambda b=board: table.frame(b, lamp.exposed(DARKER)))
+        assert reading.ok, reading.message
+        if board is before:
+            table.observer.agree(shown(before))
+            table.observer.tall = frozenset(block)
+    assert silent(after, reading) == []
+    assert reading.cells[74].cls is (CellClass.EMPTY_LAND if piece is None else piece)
