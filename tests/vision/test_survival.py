@@ -1066,6 +1066,18 @@ def test_a_treasure_taken_off_its_temple_is_seen_taken_and_one_still_there_is_no
         assert silent(board, reading) == []
 
 
+def _read_as_itself(game: int, square: int, leader: CellClass) -> None:
+    """A leader put down alone on `square` after set-up, at never-tuned-on game `game`'s table, is
+    read as itself, and nothing else is read wrong."""
+    table = Table.of_game(game)
+    table.follow([])
+    after = Scene.setup().with_cells({square: CellTruth(leader, dynasty="bull")})
+    reading = table.observer.read(table.frame(after))
+    assert reading.ok, reading.message
+    assert reading.cells[square].cls is leader
+    assert silent(after, reading) == []
+
+
 @pytest.mark.parametrize("leader", [CellClass.LEADER_GREEN, CellClass.LEADER_BLACK, CellClass.LEADER_BLUE])
 def test_a_figures_pale_middle_is_no_witness_against_its_colour(leader: CellClass) -> None:
     """Never-tuned-on game 531 (a paper board whose print varies much, coloured octagons with a pale
@@ -1074,13 +1086,7 @@ def test_a_figures_pale_middle_is_no_witness_against_its_colour(leader: CellClas
     leader's, surely, and the leader both looks named green with much to spare was left unsure
     (the game asked about such squares). Pixels showing no colour are no witness against one:
     the green leader is read green, and a black one is still read black."""
-    table = Table.of_game(531)
-    table.follow([])
-    after = Scene.setup().with_cells({39: CellTruth(leader, dynasty="bull")})
-    reading = table.observer.read(table.frame(after))
-    assert reading.ok, reading.message
-    assert reading.cells[39].cls is leader
-    assert silent(after, reading) == []
+    _read_as_itself(531, 39, leader)
 
 
 @pytest.mark.parametrize("leader", [CellClass.LEADER_GREEN, CellClass.LEADER_BLACK, CellClass.LEADER_RED])
@@ -1090,13 +1096,7 @@ def test_a_pale_discs_rim_names_its_colour_where_both_looks_are_unsure(leader: C
     which colour (both leaning to black), and the game asked. Its rim, the few pixels about its
     centre unlike the board, shows green with much to spare: it is read green. Discs of the
     other colours are still read as themselves."""
-    table = Table.of_game(472)
-    table.follow([])
-    after = Scene.setup().with_cells({29: CellTruth(leader, dynasty="bull")})
-    reading = table.observer.read(table.frame(after))
-    assert reading.ok, reading.message
-    assert reading.cells[29].cls is leader
-    assert silent(after, reading) == []
+    _read_as_itself(472, 29, leader)
 
 
 @pytest.mark.parametrize("piece", [None, CellClass.TILE_BLACK, CellClass.TILE_GREEN])
