@@ -297,9 +297,9 @@ def decide(
             # games 371-473 left 10 such leaders unsure; the rim named each one's colour right, at
             # all 34 looks). Not the black leader's no-colour, which a figure's pale middle shows too.
             shown = leaders.colour_shown(calibrated[0, k], colours)
-            named = shown is not None and (shown[0] in (by_rings.cls, pixels.cls) or (
-                shown[0].is_leader and shown[0] is not CellClass.LEADER_BLACK))
-            if shown is not None and named and shown[0] in permitted and shown[1] >= _SURELY:
+            if (shown is not None and shown[0] in permitted and shown[1] >= _SURELY
+                    and (shown[0] in (by_rings.cls, pixels.cls)
+                         or (shown[0].is_leader and shown[0] is not CellClass.LEADER_BLACK))):
                 verdict = Verdict(CellReading(shown[0], shown[1]), False, verdict.dazzled)
         cls, confidence = verdict.reading.cls, verdict.reading.confidence
         if cls is CellClass.MONUMENT and not verdict.unchanged:
@@ -318,8 +318,9 @@ def decide(
     # board's edge): where a piece was taken from under its side, no picture shows the square with
     # that side over it. A square read without much to spare there is named again without the
     # sides facing it, and takes that reading where it is the surer.
+    standing_by = [{c for c in geometry.beside(cell) if _casts_shadow(agreed[c].cls)} - changed for cell in squares]
     for k, cell in enumerate(squares):
-        standing = _standing_beside(cell, agreed, changed)
+        standing = standing_by[k]
         if standing and not verdicts[k].unchanged and verdicts[k].reading.confidence < _SURELY:
             again = judge(k, cell, put, leaning=standing)
             if again.reading.confidence > verdicts[k].reading.confidence:
@@ -381,7 +382,7 @@ def decide(
     # and without the sides facing the tall piece: it stands only where it is named again; bare
     # board named so stands instead; else the square is unsure.
     for k, cell in enumerate(squares):
-        standing, verdict = _standing_beside(cell, agreed, changed), verdicts[k]
+        standing, verdict = standing_by[k], verdicts[k]
         if (not standing or agreed[cell].cls in _BARE or burnt_then[k] or verdict.unchanged
                 or verdict.reading.cls in (*_BARE, CellClass.UNKNOWN, agreed[cell].cls)):
             continue
@@ -461,11 +462,6 @@ def _tall(verdict: Verdict, was: CellClass) -> bool:
 
 def _casts_shadow(cls: CellClass) -> bool:
     return cls.is_leader or cls is CellClass.MONUMENT
-
-
-def _standing_beside(cell: int, agreed: Sequence[CellReading], changed: Collection[int]) -> set[int]:
-    """The squares beside `cell` where a figure or a monument agreed still stands."""
-    return {c for c in geometry.beside(cell) if _casts_shadow(agreed[c].cls)} - set(changed)
 
 
 _SURELY = TUNING.first.second_opinion  # a confidence with much to spare
