@@ -116,8 +116,9 @@ class Observer:
 
     Once the companion says what the last reading showed (`agree`), each reading compares the
     board with that picture and reads only the squares that changed (`vision.change`,
-    `vision.decide`); before that, and when more than half the board changed, the whole board
-    is read (`vision.classify`).
+    `vision.decide`); a game's first look, with the calibration's set-up picture when the game
+    says the board shows that position (`expect_setup`). Before that, and when more than half the
+    board changed, the whole board is read (`vision.classify`).
     """
 
     def __init__(
@@ -202,6 +203,26 @@ class Observer:
             size = calibration.image_size
             self.gate.watch_rim(gate.rim_places(last.homography, size), last.rim.mean(axis=1))
 
+    def expect_setup(self, shown: Sequence[CellReading]) -> None:
+        """A game starts from its set-up position (`shown`, square by square). With nothing agreed
+        yet and the calibration's set-up picture showing the same pieces, that picture becomes the
+        one to compare with: the first look reads only the squares that changed (the first move),
+        among what the rules allow there, as every later look does. Read whole, the board is read
+        with all the doubt of an absolute read (72 never-tuned-on games lost 9 moves at their first
+        look, 3 with it: squares left unsure, a shadow read as a figure nobody put down)."""
+        calibration = self.calibration
+        if self._agreed is not None or calibration is None or calibration.references is None:
+            return
+        references = calibration.references
+        if len(shown) != CELLS or tuple(c.cls for c in shown) != references.setup:
+            return  # not the position the calibration saw: the board is read whole
+        cells = tuple(CellReading(c.cls, 1.0, c.dynasty, c.monument) for c in shown)
+        seen = _Seen(references.board, None, calibration.homography, None)
+        known = np.array([cls in _BARE for cls in references.setup])
+        lit = light.light(references.board, references.board, known)
+        undone = light.undo_light(references.board, references.board, lit)
+        self._agreed = _Agreed(seen, cells, undone, change.reference(references.board), lit.tint, known, None)
+
     def _learn(self, squares: list[int], cells: tuple[CellReading, ...], picture: np.ndarray,
                undone: light.Undone) -> None:
         """Hand the memory these squares' pictures, under the calibration light; squares a glare
@@ -279,21 +300,22 @@ class Observer:
         A sleeve can look like a piece to the classifier, so a covered rim alone refuses the
         reading; a strong shadow on the rim is refused too (reported in the bench), and so is a
         cup left there: the message says where to look. A lamp's reflection is not (it adds white
-        light, `gate.rim_unlike`). The rim is compared with the
-        rim at the last agreement, so it follows the evening's light; before one, with the rim the
-        calibration saw. After the board moved (more than `rim_moved` since that rim was seen), the
-        rim beyond a narrow border is the table, which did not move with it: following, until the
-        next agreement only what reaches over the squares tells an arm; before any agreement, the
-        rim is compared with the calibration's small set-up picture (`gate.rim_unlike_after_move`)."""
+        light, `gate.rim_unlike`). The rim is compared with the rim at the last agreement, so it
+        follows the evening's light; before one (and while the set-up picture is the one compared
+        with, `expect_setup`), with the rim the calibration saw. After the board moved (more than
+        `rim_moved` since that rim was seen), the rim beyond a narrow border is the table, which did
+        not move with it: following, until the next agreement only what reaches over the squares
+        tells an arm; before any agreement, the rim is compared with the calibration's small set-up
+        picture (`gate.rim_unlike_after_move`)."""
         places = gate.rim_places(calibration.homography, calibration.image_size)
         small = gate.small_image(frame)
         samples = gate.rim_samples(small, places)
         colours = samples.mean(axis=1)
         agreed = self._agreed
         nothing = np.zeros(len(places), bool)
-        if agreed is not None:
+        if agreed is not None and agreed.seen.rim is not None:  # (the set-up picture's rim is the calibration's)
             moved = _shift(agreed.seen.homography, calibration.homography)
-            if agreed.seen.rim is None or moved > TUNING.follow.rim_moved:
+            if moved > TUNING.follow.rim_moved:
                 return nothing, samples
             return gate.rim_unlike(colours, agreed.seen.rim.mean(axis=1), places), samples
         seen = self._rim_seen

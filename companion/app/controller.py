@@ -143,6 +143,9 @@ class Sight(Protocol):
     def agree(self, shown: Sequence[CellReading]) -> None:
         """The game agreed with the board of the last reading: `shown` is what each square shows."""
 
+    def expect_setup(self, shown: Sequence[CellReading]) -> None:
+        """Nothing done yet in this game: the board should show its set-up position, `shown`."""
+
 
 @dataclass
 class Controller:
@@ -238,10 +241,14 @@ class Controller:
         """Tell the observer what the game knows of the board: where tall pieces stand, which
         squares the players were excused, where a monument (and so a face-down tile) may lie, what
         may appear on each square, and, once, the board of the last reading when the game agreed
-        with it (the observer's picture of it becomes the reference the next reading is compared with)."""
+        with it (the observer's picture of it becomes the reference the next reading is compared with);
+        before anything was done in the game, the set-up position the board should show."""
         sight.tall, sight.excused = tall_squares(self.state), self.excused
         sight.face_down = monument_squares(self.state)
         sight.candidates = self._candidates()
+        if not self.game.actions:
+            sight.expect_setup(tuple(CellReading(look.cls, 1.0, look.dynasty, look.monument)
+                                     for look in self.tracker.shown))
         if self._agreed is not None and self._agreed[0] is self._latest:
             sight.agree(self._agreed_board(self._agreed[1]))
         self._agreed = None

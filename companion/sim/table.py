@@ -59,6 +59,9 @@ class Blind:
     def agree(self, shown: Sequence[CellReading]) -> None:
         del shown
 
+    def expect_setup(self, shown: Sequence[CellReading]) -> None:
+        del shown
+
 
 class PerfectEyes:
     """A camera that never errs and always gets a look once the hands are gone: what is left for
