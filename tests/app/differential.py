@@ -39,6 +39,7 @@ class Differential:
         self.reads = self.absolute = self.agreements = 0
         self.wrong_labels: list[str] = []  # agreed labels the agreed board does not show
         self.excluded: list[str] = []  # changed squares whose true class was not a candidate
+        self.setups: list[tuple[CellReading, ...]] = []  # the set-up positions the companion said to expect
 
     @property
     def observer(self) -> Differential:
@@ -53,7 +54,7 @@ class Differential:
                               if label.cls is not look.cls]
 
     def expect_setup(self, shown: Sequence[CellReading]) -> None:
-        del shown  # this reader reads the board whole until the first agreement
+        self.setups.append(tuple(shown))  # what it was told; it reads the board whole until an agreement
 
     def read(self) -> BoardReading:
         reference = self.reference

@@ -756,6 +756,21 @@ def test_the_observer_is_told_what_may_appear_and_once_what_the_game_agreed_with
     assert eyes.agreements == 2
 
 
+def test_the_observer_is_told_the_position_to_expect_until_the_first_action() -> None:
+    """Before anything was done in the game the board shows its starting position: the observer
+    may compare the first look with a picture of it. Not once an action was made."""
+    controller = Controller(kingdoms())
+    eyes = Differential(looks_after())
+    controller.brief(eyes)
+    assert [[cell.cls for cell in told] for told in eyes.setups] == [[look.cls for look in looks_after()]]
+    controller.on_reading(eyes.read())
+    watch(controller, eyes, looks_after("tile red F11"))
+    assert [str(a) for a in controller.game.actions] == ["tile red F11"] and len(eyes.setups) == 2
+    controller.brief(eyes)
+    watch(controller, eyes, looks_after("tile red F11", "tile red G11"))
+    assert len(eyes.setups) == 2
+
+
 def test_a_square_corrected_once_is_not_asked_about_again_until_it_changes() -> None:
     f11 = parse_cell("F11")
     eyes = Differential(looks_after(), lambda cell, look: CellClass.UNKNOWN if cell == f11 else look.cls)  # a glare

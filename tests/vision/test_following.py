@@ -109,6 +109,30 @@ def test_before_any_agreement_the_whole_board_is_read_and_after_one_only_what_ch
     assert table.read(after).changed is None
 
 
+def test_a_games_first_look_is_compared_with_the_set_up_picture_where_it_shows_that_position() -> None:
+    """The game starts from its set-up position, which the calibration's set-up picture shows: the
+    first look reads only what changed since (the first move). Not where the game's set-up is
+    not what the calibration saw, nor once a picture was agreed on."""
+    table = Table("classic")
+    setup = Scene.setup()
+    land = free_land(setup)
+    after = setup.with_cells({land[30]: CellTruth(CellClass.TILE_BLACK)})
+    temple = next(c for c, t in enumerate(setup.cells) if t.cls is CellClass.TREASURE)
+    elsewhere = shown(setup)
+    elsewhere[temple] = CellReading(CellClass.EMPTY_LAND, 1.0)  # not the position the calibration saw
+    table.observer.expect_setup(elsewhere)
+    assert table.read(after).changed is None  # read whole
+    table.observer.expect_setup(shown(setup))
+    first = table.read(after)
+    assert first.ok and wrong(after, first) == []
+    assert first.changed == (land[30],)
+    table.observer.agree(shown(after))
+    table.observer.expect_setup(shown(setup))  # told again: the agreed picture stays the reference
+    assert table.read(after).changed == ()
+    table.observer.forget()
+    assert table.read(after).changed is None
+
+
 def test_a_lamp_switched_on_and_a_glare_that_stays_are_no_change(style: str) -> None:
     """The light changes over the evening; a lamp's reflection stays where the lamp throws it."""
     glare = synthetic.Glare(0.4, 0.45, 0.1, 0.6)
