@@ -25,7 +25,7 @@ from typing import Any, Protocol
 from companion.app import journal
 from companion.app.calibrating import Calibrating
 from companion.app.config import Config, kept_copy, load
-from companion.app.controller import Controller
+from companion.app.controller import Controller, Sight
 from companion.app.hand_tally import HandTally
 from companion.commands import UiCommand, Verb
 from companion.hardware.sound import Cue, Silent, Speaker, open_sound
@@ -35,7 +35,7 @@ from companion.ui import messages, wizard
 from companion.ui.model import Screen, UiState
 from vision.camera import Camera, CameraError
 from vision.observer import Observer
-from vision.reading import BoardReading
+from vision.reading import BoardReading, CellReading
 
 log = logging.getLogger("companion")
 
@@ -63,6 +63,14 @@ class Setup:
         self.looking = ""
         self.hand_tally: HandTally | None = None  # a game not followed from the start, tallied by hand
         self.problem: Exception | None = None  # a game record that cannot be read or written, in words
+
+    def brief(self, sight: Sight) -> None:
+        """At the camera check the board should show the set-up position: the observer compares it
+        with the calibration's set-up picture where that shows the same (read whole, a square left
+        unsure would be shown as set up wrong)."""
+        if self.draft.step == "camera":
+            start = expected_cells(Game(self.draft.config()).state)
+            sight.expect_setup(tuple(CellReading(look.cls, 1.0, look.dynasty, look.monument) for look in start))
 
     def on_reading(self, reading: BoardReading) -> None:
         self.reading = reading
@@ -232,7 +240,7 @@ class Loop:
             if isinstance(self.phase, Calibrating) and self.phase.wants_picture:
                 self.phase.on_picture(self.camera.capture())
                 return False
-            if isinstance(self.phase, Controller):
+            if isinstance(self.phase, Controller | Setup):
                 self.phase.brief(self.observer)
             still, reading = read_when_still(self.camera, self.observer,
                                              again=self._read_next_still or bool(self.phase.looking))

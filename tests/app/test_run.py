@@ -102,6 +102,7 @@ def test_the_loop_sets_up_a_game_and_follows_the_board(tmp_path: Path) -> None:
     for _ in range(4):
         loop.step()
     assert setup.screen().name == "setup_camera" and setup.reading is not None and setup.differ == ()
+    assert setup.reading.changed == ()  # compared with the calibration's set-up picture: nothing changed
     assert "The camera sees the set-up: all good." in setup.screen().lines
     gpio = GpioButtons(post_edge, {Key.OK: 13}, pin_factory=MockFactory(), clock=lambda: now[0])
     try:
