@@ -458,6 +458,23 @@ def test_beside_a_new_piece_the_pixels_away_from_it_name_the_class_as_surely_as_
     assert not decide._away(decide._Ranked(land, 0.9, False), decide._Ranked(land, 0.5), land).unchanged
 
 
+
+def test_a_treasure_is_taken_by_the_rings_only_where_they_are_surer_than_its_agreed_picture() -> None:
+    """A treasure is small: the rings, which see its colour go from all round the temple's centre,
+    tell it taken off where the agreed picture with it still fits, if less surely (never-tuned-on
+    game 513: rings 1.0, the agreed picture 0.76). A treasure lying at its tile's corner shows little
+    in the rings: where the agreed picture fits at least as surely, it is still there (game 534:
+    rings 0.90, the agreed picture 1.0, and the game was told the treasure had gone)."""
+    treasure, temple = CellClass.TREASURE, CellClass.TILE_RED
+    mc = TUNING.min_confidence
+    taken = decide._verdict(decide._Ranked(temple, 1.0), decide._Ranked(treasure, 0.76, True), False, mc, treasure)
+    assert taken.reading.cls is temple and not taken.unchanged
+    kept = decide._verdict(decide._Ranked(temple, 0.9), decide._Ranked(treasure, 1.0, True), False, mc, treasure)
+    assert kept.reading.cls is treasure and kept.unchanged
+    # Both measures see the temple bare: taken, however surely the pixels see it.
+    bare = decide._verdict(decide._Ranked(temple, 1.0), decide._Ranked(temple, 1.0), False, mc, treasure)
+    assert bare.reading.cls is temple
+
 def test_a_square_beside_a_piece_put_down_and_a_shadow_is_named_without_the_pieces_side(style: str) -> None:
     """A tile put down, its dark side reaching over the bare square beside it, while a shadow
     falls on the square below that one: with changed squares on two sides every pixel counted and
