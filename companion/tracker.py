@@ -71,6 +71,10 @@ class Look:
             return False
         return seen.monument is None or self.monument is None or set(seen.monument) == set(self.monument)
 
+    def seen(self) -> CellReading:
+        """What a camera sure of this square reads there."""
+        return CellReading(self.cls, 1.0, self.dynasty, self.monument)
+
     def describe(self) -> str:
         if self.cls.is_leader and self.dynasty:
             return f"the {self.cls.value} ({self.dynasty})"

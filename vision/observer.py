@@ -79,6 +79,18 @@ class _Dark(NamedTuple):
     cells: tuple[CellReading, ...]
 
 
+def _agreement(seen: _Seen, cells: tuple[CellReading, ...], references: References, dark: _Dark | None = None
+               ) -> _Agreed:
+    """The picture `seen`, agreed to show `cells`: its light over the calibration light, measured on
+    the squares agreed to show the bare board the set-up picture showed."""
+    known = np.array(
+        [cell.cls in _BARE and cell.cls is setup for cell, setup in zip(cells, references.setup, strict=True)]
+    )
+    lit = light.light(seen.picture, references.board, known)
+    undone = light.undo_light(seen.picture, references.board, lit)
+    return _Agreed(seen, cells, undone, change.reference(seen.picture), lit.tint, known, dark)
+
+
 def frame_problem(frame: object) -> str | None:
     """Why a frame cannot be read, in words for the players; None when it can."""
     if not isinstance(frame, np.ndarray):
@@ -192,13 +204,8 @@ class Observer:
             self._agreed = replace(before, cells=cells, dark=dark)
             self._learn(sorted(renamed), cells, last.picture, before.light)
             return
-        known = np.array(
-            [cell.cls in _BARE and cell.cls is setup for cell, setup in zip(cells, references.setup, strict=True)]
-        )
-        lit = light.light(last.picture, references.board, known)
-        undone = light.undo_light(last.picture, references.board, lit)
-        self._agreed = _Agreed(last, cells, undone, change.reference(last.picture), lit.tint, known, dark)
-        self._learn(sorted(renamed | set(last.changed or ())), cells, last.picture, undone)
+        self._agreed = _agreement(last, cells, references, dark)
+        self._learn(sorted(renamed | set(last.changed or ())), cells, last.picture, self._agreed.light)
         if last.rim is not None:
             size = calibration.image_size
             self.gate.watch_rim(gate.rim_places(last.homography, size), last.rim.mean(axis=1))
@@ -217,11 +224,7 @@ class Observer:
         if len(shown) != CELLS or tuple(c.cls for c in shown) != references.setup:
             return  # not the position the calibration saw: the board is read whole
         cells = tuple(CellReading(c.cls, 1.0, c.dynasty, c.monument) for c in shown)
-        seen = _Seen(references.board, None, calibration.homography, None)
-        known = np.array([cls in _BARE for cls in references.setup])
-        lit = light.light(references.board, references.board, known)
-        undone = light.undo_light(references.board, references.board, lit)
-        self._agreed = _Agreed(seen, cells, undone, change.reference(references.board), lit.tint, known, None)
+        self._agreed = _agreement(_Seen(references.board, None, calibration.homography, None), cells, references)
 
     def _learn(self, squares: list[int], cells: tuple[CellReading, ...], picture: np.ndarray,
                undone: light.Undone) -> None:

@@ -247,8 +247,7 @@ class Controller:
         sight.face_down = monument_squares(self.state)
         sight.candidates = self._candidates()
         if not self.game.actions:
-            sight.expect_setup(tuple(CellReading(look.cls, 1.0, look.dynasty, look.monument)
-                                     for look in self.tracker.shown))
+            sight.expect_setup(tuple(look.seen() for look in self.tracker.shown))
         if self._agreed is not None and self._agreed[0] is self._latest:
             sight.agree(self._agreed_board(self._agreed[1]))
         self._agreed = None

@@ -35,7 +35,7 @@ from companion.ui import messages, wizard
 from companion.ui.model import Screen, UiState
 from vision.camera import Camera, CameraError
 from vision.observer import Observer
-from vision.reading import BoardReading, CellReading
+from vision.reading import BoardReading
 
 log = logging.getLogger("companion")
 
@@ -70,7 +70,7 @@ class Setup:
         unsure would be shown as set up wrong)."""
         if self.draft.step == "camera":
             start = expected_cells(Game(self.draft.config()).state)
-            sight.expect_setup(tuple(CellReading(look.cls, 1.0, look.dynasty, look.monument) for look in start))
+            sight.expect_setup(tuple(look.seen() for look in start))
 
     def on_reading(self, reading: BoardReading) -> None:
         self.reading = reading

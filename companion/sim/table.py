@@ -43,7 +43,7 @@ _CHORES = frozenset({EventKind.PIECES_REMOVED, EventKind.LEADER_EXILED, EventKin
 
 def reading_of(looks: Sequence[Look], time: float = 0.0) -> BoardReading:
     """What a camera that never errs would read of a board showing `looks`."""
-    cells = tuple(CellReading(look.cls, 1.0, look.dynasty, look.monument) for look in looks)
+    cells = tuple(look.seen() for look in looks)
     return BoardReading(ReadStatus.OK, cells, board_found=True, time=time)
 
 
