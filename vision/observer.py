@@ -476,9 +476,12 @@ class Observer:
                 continue
             # Not where this picture is burnt out and the agreed one not at all (a lamp switched
             # on): what is read there comes from the few pixels the glare left, and the darker
-            # picture, compared with a clear agreed picture, tells surely whether it changed.
+            # picture, compared with a clear agreed picture, tells surely whether it changed. Nor
+            # where both are (`verdict.dazzled`): fewer pixels yet are left (game 554's burnt-out
+            # bare land came near a pale unification tile, surely; the darker picture saw the land).
             lamp_on = cell in washed and then[cell] < TUNING.dazzled
-            if reading.cls is not was.cls and reading.confidence >= TUNING.first.second_opinion and not lamp_on:
+            if (reading.cls is not was.cls and reading.confidence >= TUNING.first.second_opinion
+                    and not (lamp_on or verdict.dazzled)):
                 seen_changed.add(cell)
             if cell in washed and reading.cls is not was.cls:
                 # What the pixels a glare left fit is no new piece (a burnt-out patch comes near a

@@ -375,6 +375,50 @@ def test_squares_a_lamp_switched_on_burns_out_hold_what_a_darker_picture_shows_u
         assert reading.changed == (square,) and wrong(moved, reading) == [] and reading.low_confidence == ()
 
 
+def test_a_square_burnt_out_in_both_pictures_is_no_witness_against_the_darker_picture(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """A lamp's reflection burns a bare square out wholly, in the agreed picture and now: what the
+    full exposure reads there comes from the few pixels the glare left (never-tuned-on game 554's
+    came near a pale unification tile, surely). The darker picture, where the glare no longer
+    burns it out, shows the land: it stays bare and nobody is asked (the game asked at two moves)."""
+    table = Table("classic")
+    scene = busy(16)
+    lit = replace(table.conditions, glare=Glare(x=0.3, y=0.5, radius=0.1, strength=1.5), lamp=0.3)
+    table.conditions = lit
+    table.agreed(scene)
+    assert table.observer.calibration is not None
+    homography = table.observer.calibration.homography
+    frame = table.frame(scene)
+    burnt = (rectify.cells(rectify.rectify(frame, homography)).max(axis=3) >= TUNING.clipped).mean(axis=(1, 2))
+    square = next(c for c in free_land(scene) if burnt[c] >= 0.99)  # bare land burnt out wholly
+    compare = observer_module.change.compare
+
+    def flagged(top_down: np.ndarray, before: object) -> object:
+        seen = compare(top_down, before)  # type: ignore[arg-type]
+        seen.changed[square] = True  # the reflection's edge moved a little, as a lamp's does
+        return seen
+
+    judged = decide.decide
+    calls: list[list[int]] = []
+
+    def near_a_pale_tile(*args: object, **kwargs: object) -> list[decide.Verdict]:
+        verdicts = judged(*args, **kwargs)  # type: ignore[arg-type]
+        calls.append(list(args[1]))  # type: ignore[call-overload]
+        if len(calls) == 1 and square in calls[0]:  # the full exposure only
+            k = calls[0].index(square)
+            assert verdicts[k].dazzled
+            verdicts[k] = verdicts[k]._replace(reading=CellReading(CellClass.UNIFICATION, 1.0), unchanged=False)
+        return verdicts
+
+    monkeypatch.setattr(observer_module.change, "compare", flagged)
+    monkeypatch.setattr(observer_module.decide, "decide", near_a_pale_tile)
+    darker = synthetic.render(scene, size=SIZE, conditions=lit.exposed(0.5), seed=60).frame
+    reading = table.observer.read(frame, darker=lambda: darker)
+    assert reading.ok, reading.message
+    assert square in calls[0] and len(calls) >= 2  # judged at full exposure, then in the darker picture
+    assert reading.cells[square].cls is CellClass.EMPTY_LAND and square not in reading.low_confidence
+
+
 def test_squares_to_look_at_are_read_whatever_the_comparison_shows(monkeypatch: pytest.MonkeyPatch) -> None:
     """Compared with an agreed picture a glare burnt out there, a darker picture may show no
     change where a piece was taken off (game 54's pawn, its body under the burnt-out heart, the
