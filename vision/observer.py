@@ -512,15 +512,15 @@ class Observer:
         # darker than the light says (not taken as unchanged, but nothing laid over it either) ...
         unlike = {c for c, verdict in zip(flagged, verdicts, strict=True) if not (verdict.unchanged or verdict.darker)}
         # ... and of those, the ones read as something else than agreed with little to spare, or
-        # not read at all (a piece put down and read surely, or one nudged and read as itself,
-        # or bare board where a glare went, is no doubt).
+        # not read at all, or read as agreed less than surely enough (a piece put down and read
+        # surely, or one nudged and read as itself, or bare board where a glare went, is no doubt).
         # A figure or a monument put down shades and leans over the squares around it: doubt
         # there is no arm's when the piece itself is read surely.
         shaded = {n for c in changed if (cells[c].cls.is_leader or cells[c].cls is CellClass.MONUMENT)
                   and cells[c].confidence >= TUNING.first.second_opinion for n in geometry.around(c)}
         doubtful = {c for c, verdict in zip(flagged, verdicts, strict=True)
-                    if c in unlike and c not in hidden | shaded and verdict.reading.cls is not agreed.cells[c].cls
-                    and verdict.reading.confidence < TUNING.first.second_opinion}
+                    if c in unlike and c not in hidden | shaded
+                    and _doubted(verdict.reading, agreed.cells[c].cls, self.min_confidence)}
         if set(sides) & {side for c in doubtful for side in _EDGES[c]}:
             return _on_the_rim(sides, now)
         # A monument standing as agreed leans over the squares beside it as the camera sees it
@@ -820,6 +820,15 @@ def _arm_in(flagged: set[int], unlike: set[int], doubtful: set[int]) -> tuple[in
         if len(group & doubtful) >= 2 and any(_EDGES[c] for c in group):
             found |= group & (unlike | doubtful)
     return tuple(sorted(found))
+
+
+def _doubted(reading: CellReading, was: CellClass, min_confidence: float) -> bool:
+    """Whether a changed square's reading leaves doubt: another class than agreed with little to
+    spare, unsure, or the class agreed named less than sure enough (bare board agreed, both
+    measures leaning there: `decide._verdict`)."""
+    if reading.confidence >= TUNING.first.second_opinion:
+        return False
+    return reading.cls is not was or reading.confidence < min_confidence
 
 
 def _joined(squares: set[int]) -> list[set[int]]:
