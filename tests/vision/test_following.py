@@ -589,6 +589,24 @@ def test_a_square_whose_own_printed_pattern_fits_surely_is_bare_whatever_the_rin
     assert read(leaning, decide._Ranked(CellClass.TILE_RED, 1.0)) is CellClass.UNKNOWN
 
 
+def test_the_piece_agreed_stays_where_its_pictures_fit_surely_and_the_rings_lean_elsewhere() -> None:
+    """Never-tuned-on game 451 (stained wooden tiles, a lamp switched on and off): a black tile
+    agreed, its pictures fitting far better than any other's; the rings, under a light followed
+    only roughly, leaned to a catastrophe at 0.55-0.83. Each sure enough, neither was named and
+    the square was asked about at three moves. The pixels sure with much to spare of the piece
+    agreed keep it; of a piece put down, or against rings sure with much to spare, neither is."""
+    tile, catastrophe = CellClass.TILE_BLACK, CellClass.CATASTROPHE
+
+    def read(rings: decide._Ranked, pixels: decide._Ranked, was: CellClass = tile) -> CellClass:
+        return decide._verdict(rings, pixels, False, 0.5, was).reading.cls
+
+    assert read(decide._Ranked(catastrophe, 0.83), decide._Ranked(tile, 1.0)) is tile
+    assert read(decide._Ranked(catastrophe, 0.95), decide._Ranked(tile, 1.0)) is CellClass.UNKNOWN
+    assert read(decide._Ranked(catastrophe, 0.83), decide._Ranked(tile, 0.8)) is CellClass.UNKNOWN
+    assert read(decide._Ranked(catastrophe, 0.83), decide._Ranked(tile, 1.0), CellClass.EMPTY_LAND) \
+        is CellClass.UNKNOWN
+
+
 def test_a_piece_taken_off_is_bare_board_where_the_rings_are_sure_and_the_pixels_lean_there_too() -> None:
     """A war's losing tile taken off: the rings are sure of bare land with much to spare, the
     pixels lean there with little (the pattern under a changed light). Where a piece was agreed,
