@@ -519,6 +519,20 @@ def test_a_treasure_is_taken_by_the_rings_only_where_they_are_surer_than_its_agr
     bare = decide._verdict(decide._Ranked(temple, 1.0), decide._Ranked(temple, 1.0), False, mc, treasure)
     assert bare.reading.cls is temple
 
+def test_the_leader_agreed_stands_where_both_measures_name_it_not_surely() -> None:
+    """Never-tuned-on games 443 and 532: a leader agreed, both measures naming it under a changed
+    light, neither surely; the square was left unsure and asked about. Nothing covers a leader:
+    both measures naming it keep it. Not a tile (a monument's quarter over a red tile was named
+    the tile by both, in game 384), nor where the measures differ."""
+    leader, land = CellClass.LEADER_BLUE, CellClass.EMPTY_LAND
+    unsure = decide._Ranked(leader, 0.3)
+    assert decide._left_standing(unsure, unsure, leader)
+    assert not decide._left_standing(unsure, decide._Ranked(CellClass.LEADER_GREEN, 0.3), leader)
+    assert not decide._left_standing(unsure, decide._Ranked(land, 0.3), leader)
+    tile = decide._Ranked(CellClass.TILE_RED, 0.3)
+    assert not decide._left_standing(tile, tile, CellClass.TILE_RED)
+    assert not decide._left_standing(decide._Ranked(land, 0.3), decide._Ranked(land, 0.3), land)
+
 def test_a_square_beside_a_piece_put_down_and_a_shadow_is_named_without_the_pieces_side(style: str) -> None:
     """A tile put down, its dark side reaching over the bare square beside it, while a shadow
     falls on the square below that one: with changed squares on two sides every pixel counted and
