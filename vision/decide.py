@@ -303,7 +303,7 @@ def decide(
                 verdict = Verdict(CellReading(shown[0], shown[1]), False, verdict.dazzled)
         if verdict.reading.cls is CellClass.UNKNOWN and _left_standing(by_rings, pixels, was):
             # The leader agreed, both measures naming it, neither surely: it still stands, as
-            # unsure as they are (an arm's test still counts that as doubt). Nothing covers a
+            # unsure as they are (below `min_confidence`, an arm's test counts it as doubt). Nothing covers a
             # leader: another piece there means it was taken off first, and one both measures take
             # for it is hardly put there in the same look. In 24 never-tuned-on games, 38 such
             # looks, each the leader agreed; on tiles, which a monument covers, 4 of 30 were its quarters.
