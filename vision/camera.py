@@ -12,6 +12,7 @@ from __future__ import annotations
 import abc
 import contextlib
 import math
+import time
 from pathlib import Path
 from types import TracebackType
 from typing import Any
@@ -23,6 +24,9 @@ from vision import picture
 
 SMALL_WIDTH = 320  # the motion check's frames: enough to see a hand, cheap on a Pi
 DARKER = 0.5  # share of the exposure of the second look at squares a glare dazzled
+DARK = 12.0  # mean grey level under which the picture is black
+BURNT = 0.6  # share of saturated pixels over which the picture is overexposed
+METER_EVERY_S = 10.0  # the Pi camera meters the light again at most this often
 IMAGE_SUFFIXES = (".png", ".jpg", ".jpeg")  # the formats whose size is checked before decoding
 
 
@@ -70,8 +74,36 @@ class Camera(abc.ABC):
         the sensor; None from a camera whose exposure cannot be set (a recording, a webcam)."""
         return None
 
+    def meter_again(self) -> bool:
+        """Let the exposure settle to the light now and lock it there (a lamp switched on or off
+        since it was locked); False from a camera whose exposure cannot be set, or that will not
+        meter again yet."""
+        return False
+
     @abc.abstractmethod
     def close(self) -> None: ...
+
+
+def exposure_problem(frame: np.ndarray) -> str | None:
+    """Why a colour frame shows nothing for its exposure, in words for the players: black, or
+    washed out; None when it is exposed well enough to read."""
+    sample = frame[:: max(1, frame.shape[0] // 64), :: max(1, frame.shape[1] // 64)]
+    if float(sample.mean()) < DARK:
+        return "The picture is black: is the lens covered or the light off?"
+    if float(np.mean(sample.min(axis=2) >= 250)) > BURNT:
+        return "The picture is washed out: too much light on the board or the camera is overexposed."
+    return None
+
+
+def capture_exposed(camera: Camera) -> np.ndarray:
+    """A full frame. Where the light changed so much since the exposure was locked that the frame
+    is washed out or black, the camera meters the light again and takes it anew: a locked
+    exposure would refuse every picture until the lamp went off again. The reader follows the
+    change of brightness from the picture last agreed, as it follows a lamp."""
+    frame = camera.capture()
+    if frame.ndim == 3 and frame.shape[2] == 3 and exposure_problem(frame) is not None and camera.meter_again():
+        frame = camera.capture()
+    return frame
 
 
 class Playback(Camera):
@@ -228,6 +260,7 @@ class PiCamera(Camera):
         self.settle_frames = settle_frames
         self.timeout_s = timeout_s  # a camera that sends nothing for this long has gone
         self.locked: dict[str, Any] = {}  # the exposure and colour gains in use, for calibration files
+        self._metered_at = -math.inf  # time.monotonic() of the last metering after the first
         self._camera: Any = None
         self._small_size: tuple[int, int] = (0, 0)
 
@@ -321,6 +354,26 @@ class PiCamera(Camera):
             self.locked["AwbEnable"] = False
             self.locked["ColourGains"] = tuple(float(g) for g in metadata["ColourGains"])
         self._camera.set_controls(self.locked)
+
+    def meter_again(self) -> bool:
+        """Automatic exposure runs again until it settles, then is locked as at the start; the
+        colour gains stay locked (the reader follows each channel's change). Not more often than
+        every METER_EVERY_S: a light no exposure can tame would otherwise cost seconds a frame."""
+        camera = self._require()
+        now = time.monotonic()
+        if now - self._metered_at < METER_EVERY_S:
+            return False
+        self._metered_at = now
+        # libcamera 0.5 on (Pi OS from 2025) ignores AeEnable: automatic exposure comes back by
+        # its two modes set to automatic (0); a fixed exposure sets them to manual by itself.
+        automatic = ({"ExposureTimeMode": 0, "AnalogueGainMode": 0} if "ExposureTimeMode" in camera.camera_controls
+                     else {"AeEnable": True})
+        try:
+            camera.set_controls(automatic)
+            self._settle_and_lock()
+        except (RuntimeError, OSError, TimeoutError) as error:
+            raise CameraError("The Raspberry Pi camera stopped sending pictures. Check its ribbon cable.") from error
+        return True
 
     def _require(self) -> Any:
         if self._camera is None:

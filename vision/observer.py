@@ -18,7 +18,7 @@ import numpy as np
 
 from vision import aruco, change, classify, decide, gate, geometry, leaders, light, monuments, rectify, rings
 from vision.calibration import MARKER_NAMES, Calibration, align, to_image, to_squares
-from vision.camera import Camera, CameraError
+from vision.camera import Camera, CameraError, capture_exposed, exposure_problem
 from vision.memory import Memory
 from vision.reading import CELLS, COLUMNS, ROWS, BoardReading, CellClass, CellReading, ReadStatus
 from vision.references import References
@@ -28,8 +28,6 @@ from vision.tuning import TUNING
 log = logging.getLogger(__name__)
 
 MIN_SIDE = 64  # px: smaller frames cannot show 176 squares
-DARK = 12.0  # mean grey level under which the picture is black
-BURNT = 0.6  # share of saturated pixels over which the picture is overexposed
 NEAR_MARKER = 4  # squares from a corner a hand over its marker may reach (a hand is about 3 across)
 
 
@@ -101,12 +99,7 @@ def frame_problem(frame: object) -> str | None:
         return "The camera picture is not a colour picture (3 channels)."
     if min(frame.shape[:2]) < MIN_SIDE:
         return f"The camera picture is only {frame.shape[1]}×{frame.shape[0]} pixels: far too small."
-    sample = frame[:: max(1, frame.shape[0] // 64), :: max(1, frame.shape[1] // 64)]
-    if float(sample.mean()) < DARK:
-        return "The picture is black: is the lens covered or the light off?"
-    if float(np.mean(sample.min(axis=2) >= 250)) > BURNT:
-        return "The picture is washed out: too much light on the board or the camera is overexposed."
-    return None
+    return exposure_problem(frame)
 
 
 class Observer:
@@ -273,7 +266,7 @@ class Observer:
             if not state.still:
                 message = "A hand is over the board." if state.hand else "Waiting for the board to be still."
                 return BoardReading(ReadStatus.MOVING, hands_in_view=state.hand, time=now, message=message)
-            frame = camera.capture()
+            frame = capture_exposed(camera)
         except CameraError as error:
             self.gate.reset()
             return BoardReading(ReadStatus.BAD_FRAME, time=now, message=str(error))

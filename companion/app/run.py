@@ -33,7 +33,7 @@ from companion.rules import CompanionError, Game
 from companion.tracker import expected_cells
 from companion.ui import messages, wizard
 from companion.ui.model import Screen, UiState
-from vision.camera import Camera, CameraError
+from vision.camera import Camera, CameraError, capture_exposed
 from vision.observer import Observer
 from vision.reading import BoardReading
 
@@ -162,7 +162,7 @@ def read_when_still(camera: Camera, observer: Observer, *, again: bool) -> tuple
     gate = observer.gate.update(camera.capture_small())
     if not gate.still or not again:
         return gate.still, None
-    return True, observer.read(camera.capture(), darker=camera.capture_darker)
+    return True, observer.read(capture_exposed(camera), darker=camera.capture_darker)
 
 
 @dataclass

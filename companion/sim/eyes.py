@@ -19,6 +19,7 @@ import numpy as np
 
 from companion.tracker import Look
 from vision import calibration as calib
+from vision.camera import capture_exposed
 from vision.observer import Observer
 from vision.reading import BoardReading, ReadStatus
 from vision.sim import synthetic
@@ -117,7 +118,7 @@ class CameraEyes:
             if not gate.still:
                 continue
             spent = time.perf_counter() - start
-            frame = self.camera.capture()
+            frame = capture_exposed(self.camera)
             darker = Rendering(self.camera.capture_darker)
             start = time.perf_counter()
             reading = self.observer.read(frame, darker=darker)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 import sys
 import types
 from pathlib import Path
@@ -12,11 +13,14 @@ import numpy as np
 import pytest
 
 from vision.camera import (
+    Camera,
     CameraError,
     FolderCamera,
     OpenCVCamera,
     PiCamera,
     RecordingEnded,
+    capture_exposed,
+    exposure_problem,
     small_gray,
 )
 from vision.reading import CellClass
@@ -40,6 +44,16 @@ METADATA = [
     {"ExposureTime": 24100, "AnalogueGain": 1.5, "ColourGains": (1.85, 1.9)},
     {"ExposureTime": 24050, "AnalogueGain": 1.49, "ColourGains": (1.86, 1.88)},
     {"ExposureTime": 24080, "AnalogueGain": 1.5, "ColourGains": (1.87, 1.88)},
+    {"ExposureTime": 99999, "AnalogueGain": 9.0, "ColourGains": (3.0, 3.0)},  # never reached
+]
+# A lamp switched on: automatic exposure, on again, hunts down and settles at a third of the time
+# (the colour gains stay locked as they were).
+METERED_AGAIN = [
+    {"ExposureTime": 12000, "AnalogueGain": 1.5, "ColourGains": (1.87, 1.88)},
+    {"ExposureTime": 8100, "AnalogueGain": 1.5, "ColourGains": (1.87, 1.88)},
+    {"ExposureTime": 8050, "AnalogueGain": 1.5, "ColourGains": (1.87, 1.88)},
+    {"ExposureTime": 8030, "AnalogueGain": 1.5, "ColourGains": (1.87, 1.88)},
+    {"ExposureTime": 8040, "AnalogueGain": 1.5, "ColourGains": (1.87, 1.88)},
     {"ExposureTime": 99999, "AnalogueGain": 9.0, "ColourGains": (3.0, 3.0)},  # never reached
 ]
 
@@ -112,6 +126,8 @@ class FakePicamera2:
     def set_controls(self, controls: dict) -> None:
         self.calls.append("set_controls")
         self.controls_set.append(controls)
+        if controls.get("AeEnable") is True or controls.get("ExposureTimeMode") == 0:  # hunts until locked anew
+            self.exposure, self.metadata = None, iter(METERED_AGAIN)
         if "ExposureTime" in controls:
             if self.exposure is None:  # the lock: the settled exposure stays as it is
                 self.exposure = self.locked_exposure = controls["ExposureTime"]
@@ -216,6 +232,32 @@ def test_pi_camera_that_stops_while_taking_the_darker_frame_says_so(fake_picamer
         with pytest.raises(CameraError, match="stopped sending pictures"):
             camera.capture_darker()
         assert fake.controls_set[-1] == {"ExposureTime": 24080}  # the lock is asked back all the same
+
+
+def test_pi_camera_meters_the_light_again_and_locks_the_new_exposure(fake_picamera2):
+    with PiCamera() as camera:
+        fake = fake_picamera2.instances[0]
+        assert camera.meter_again()
+        assert fake.controls_set[-2] == {"AeEnable": True}
+        assert camera.locked == fake.controls_set[-1]
+        assert camera.locked["AeEnable"] is False and camera.locked["ExposureTime"] == 8040
+        assert camera.locked["ColourGains"] == (1.87, 1.88)
+        asked = len(fake.controls_set)
+        assert not camera.meter_again()  # not again so soon: a light no exposure tames costs seconds
+        assert len(fake.controls_set) == asked
+        fake.broken = True
+        camera._metered_at = -math.inf
+        with pytest.raises(CameraError, match="stopped sending pictures"):
+            camera.meter_again()
+
+
+def test_pi_camera_meters_again_by_the_exposure_modes_libcamera_0_5_asks_for(fake_picamera2):
+    with PiCamera() as camera:
+        fake = fake_picamera2.instances[0]
+        fake.camera_controls |= {"ExposureTimeMode": (0, 1, 0), "AnalogueGainMode": (0, 1, 0)}
+        assert camera.meter_again()
+        assert fake.controls_set[-2] == {"ExposureTimeMode": 0, "AnalogueGainMode": 0}
+        assert camera.locked["ExposureTime"] == 8040
 
 
 def test_pi_camera_module_3_gets_its_lens_fixed(fake_picamera2):
@@ -352,6 +394,50 @@ def test_synthetic_camera_takes_the_same_moment_darker_and_recordings_cannot(tmp
     with FolderCamera(tmp_path) as recording:
         recording.capture()
         assert recording.capture_darker() is None  # a recording's exposure was what it was
+
+
+class _LampCamera(Camera):
+    """A camera whose locked exposure a lamp burnt out: white until it meters again, if it can."""
+
+    def __init__(self, *, can_meter: bool) -> None:
+        self.can_meter, self.metered = can_meter, 0
+
+    def start(self) -> None: ...
+
+    def close(self) -> None: ...
+
+    def capture(self) -> np.ndarray:
+        return np.full((120, 160, 3), 255 if not self.metered else 120, np.uint8)
+
+    def capture_small(self) -> np.ndarray:
+        return self.capture()[..., 0]
+
+    def meter_again(self) -> bool:
+        self.metered += self.can_meter
+        return self.can_meter
+
+
+def test_a_frame_washed_out_by_a_lamp_is_taken_again_after_metering_the_light():
+    camera = _LampCamera(can_meter=True)
+    frame = capture_exposed(camera)
+    assert camera.metered == 1 and exposure_problem(frame) is None
+    assert capture_exposed(camera) is not None and camera.metered == 1  # well exposed: left as it is
+    fixed = _LampCamera(can_meter=False)  # a recording: what it shows is what there is
+    assert exposure_problem(capture_exposed(fixed)) == (
+        "The picture is washed out: too much light on the board or the camera is overexposed.")
+    assert "black" in exposure_problem(np.zeros((120, 160, 3), np.uint8))
+
+
+def test_synthetic_camera_meters_a_lamp_that_burnt_out_its_picture():
+    with SyntheticCamera(size=SIZE, conditions=Conditions(exposure=1.6, glare=Glare(0.5, 0.5, 1.0, 1.0))) as camera:
+        camera.capture_small()
+        assert exposure_problem(camera.capture()) is not None
+        assert camera.meter_again()
+        again = camera.capture()
+        assert exposure_problem(again) is None
+        assert abs(float(again[::8, ::8].mean()) - 110) < 25
+        camera.capture_small()
+        assert exposure_problem(camera.capture()) is None  # the new exposure stays
 
 
 def _write_video(path: Path, frames: list[np.ndarray]) -> bool:

@@ -7,10 +7,13 @@ from collections import deque
 import cv2
 import numpy as np
 
-from vision.camera import DARKER, SMALL_WIDTH, CameraError, Playback
+from vision.camera import DARKER, SMALL_WIDTH, CameraError, Playback, exposure_problem
 from vision.sim import synthetic
 from vision.sim.perturbations import Conditions
 from vision.sim.synthetic import CameraPose, Scene, Shot, Style
+
+_MID_GREY = 110.0  # the mean grey level automatic exposure aims at
+_METER_STEPS = 4
 
 
 class SyntheticCamera(Playback):
@@ -34,6 +37,7 @@ class SyntheticCamera(Playback):
         self.pose = pose or CameraPose()
         self.conditions = conditions or Conditions()
         self.seed = seed
+        self.metered = 1.0  # the exposure the camera set itself, on top of the table's (`meter_again`)
         self._queue: deque[Shot] = deque()
         self._moment: tuple[int, Shot] | None = None
         self._unplugged = False
@@ -71,16 +75,32 @@ class SyntheticCamera(Playback):
             self._moment = (position, shot)
         return self._moment[1]
 
+    def meter_again(self) -> bool:
+        """As automatic exposure does: the exposure scaled, a few steps, until the moment last
+        captured is neither washed out nor black and its mean grey is near a mid-grey; that
+        moment is then taken again."""
+        self._check_started()
+        position = max(self._position, 0)
+        for _ in range(_METER_STEPS):
+            frame = self._render(position, self.size)
+            mean = float(frame[::8, ::8].mean())
+            if exposure_problem(frame) is None and abs(mean / _MID_GREY - 1) < 0.1:
+                break
+            self.metered *= float(np.clip(_MID_GREY / max(mean, 1.0), 0.25, 4.0))
+        self._delivered = False
+        return True
+
     def _render(self, position: int, size: tuple[int, int], exposure: float = 1.0) -> np.ndarray:
         if self._unplugged:
             raise CameraError("The camera stopped sending pictures. Check its cable.")
         scene, conditions = self._shot(position)
+        share = exposure * self.metered
         rendered = synthetic.render(
             scene,
             style=self.style,
             size=size,
             pose=self.pose,
-            conditions=conditions if exposure == 1.0 else conditions.exposed(exposure),
+            conditions=conditions if share == 1.0 else conditions.exposed(share),
             seed=self.seed + position,
         )
         return rendered.frame
