@@ -21,7 +21,17 @@ from typing import Any, Protocol
 from companion.app.controller import Controller, Edge, Problem, Resuming, Sight
 from companion.app.records import open_record
 from companion.commands import Key, UiCommand
-from companion.rules import Action, BuildMonument, CompanionError, Game, PlayerScore, cell_name, final_scores, replay
+from companion.rules import (
+    Action,
+    BuildMonument,
+    CompanionError,
+    Game,
+    Pass,
+    PlayerScore,
+    cell_name,
+    final_scores,
+    replay,
+)
 from companion.sim.table import Table
 from companion.tracker import Ambiguous, Look, Mismatch, Takeback, Unclear
 from companion.ui import screens
@@ -30,6 +40,7 @@ from companion.ui.model import Screen
 from vision.reading import BoardReading
 
 ORDER = "order"  # what was asked: only which of two moves made at once came first, of a board read right
+SPENT = "both actions"  # what the players told: the turn the companion still shows open, they had ended
 SHOW_SECONDS = 0.4  # how long each screen stays up in a window, so the game can be followed
 
 
@@ -258,6 +269,13 @@ def play(table: Table, controller: Controller, eyes: Eyes, screens_: Screens, st
             stats.stalled += 1
             raise DemoError(f"the game stalled: the companion never settled after "
                             f"{', '.join(map(str, move.actions)) or 'the players put it right'}") from None
+        if move.by_hand and len(move.actions) > 1 and _one_action_short(table, controller):
+            # A leader put down and moved on before the camera got a look shows only where it
+            # ended: the companion takes it for one action. The players see their turn still
+            # open on the screen and pass the action they had spent.
+            press(controller, str(Pass()))
+            asked = asked | {SPENT}
+            screens_.show(controller.screen())
         # Every look at the board refused (an edge, a marker, a hand that never left): the companion
         # never saw the move. Not recognised, and not a silent disagreement: the game stalls.
         stalled = move.by_hand and stats.refused is not None and not table.agrees(controller.state)
@@ -304,6 +322,19 @@ def _settle(table: Table, controller: Controller, eyes: Eyes, screens_: Screens,
             return frozenset(asked)
         screens_.show(controller.screen())
     raise NeverSettled("the companion never settled")
+
+
+def _one_action_short(table: Table, controller: Controller) -> bool:
+    """Whether the companion's game, with one more action passed, is the table's: two actions
+    whose end alone the camera saw, which one action explains."""
+    if table.agrees(controller.state):
+        return False
+    game = Game.from_state(controller.game.config, controller.state)
+    try:
+        game.apply(Pass())
+    except CompanionError:
+        return False
+    return table.agrees(game.state)
 
 
 def _order_only(moment: object, stats: Stats) -> bool:

@@ -11,7 +11,7 @@ from differential import Differential
 from companion.app.controller import Controller
 from companion.rules import Game, final_scores
 from companion.sim import demo
-from companion.sim.table import Table
+from companion.sim.table import PerfectEyes, Table
 
 os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
 os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
@@ -95,3 +95,17 @@ def test_replay_says_what_is_wrong_with_any_file(tmp_path: Path, capsys: pytest.
     said = capsys.readouterr().err
     assert words in said and len(said) < 600
     assert path.read_bytes() == before
+
+
+def test_players_pass_the_action_spent_on_a_leader_moved_on_before_the_camera_looked() -> None:
+    # Seed 614 (3 players): a player puts the blue leader down on M5 and moves it on to B3 in one
+    # look. The camera sees only B3, which one action explains: the screen shows the turn still
+    # open, and the players pass the action they had spent. Before, the game differed from the
+    # table silently, even through a camera that never errs.
+    table = Table.new(3, 614)
+    controller = Controller(Game.new(3, hidden_hands=True))
+    stats = demo.Stats()
+    demo.play(table, controller, PerfectEyes(), demo.Screens(), stats)
+    assert stats.helped_by[demo.SPENT] == 2 and stats.silent == 0
+    assert demo.same_tally(final_scores(table.truth.state), final_scores(controller.state))
+    assert stats.unaided == stats.seen - stats.corrected
