@@ -659,6 +659,16 @@ class Observer:
         # and keeping what was agreed would be a move nobody is told about.
         for i in set(seen_changed) & set(unsure) - set(again.changed or ()):
             read[i] = CellReading(CellClass.UNKNOWN, 0.0)
+        # So too a square the two pictures of one moment name as two different pieces put down:
+        # taking the first would be a move nobody made (never-tuned-on game 642: a black tile under
+        # a lamp's reflection, a red tile to the first picture's rings at 1.0, its pixels seeing
+        # none; a black tile at the shorter exposure).
+        if self._agreed is not None:
+            agreed = self._agreed.cells
+            for i in set(again.changed or ()) - set(unsure):
+                first, second = cells[i].cls, again.cells[i].cls
+                if first is not second and _put_down(first, agreed[i].cls) and _put_down(second, agreed[i].cls):
+                    read[i] = CellReading(CellClass.UNKNOWN, 0.0)
         return tuple(read)
 
     def _same_in_the_dark(self, darker: np.ndarray, squares: Collection[int]) -> dict[int, CellReading]:
@@ -699,6 +709,12 @@ def _sides(unlike: np.ndarray, hidden: tuple[str, ...]) -> tuple[str, ...]:
     corners = {side for name in hidden for side in name.split("-")}
     covered = set(gate.rim_sides(unlike)) | corners
     return tuple(side for side in ("top", "right", "bottom", "left") if side in covered)
+
+
+def _put_down(cls: CellClass, was: CellClass) -> bool:
+    """Whether a class read on a square names a piece put down there: not bare board, not
+    unsure, not what was agreed."""
+    return cls not in (*_BARE, CellClass.UNKNOWN, was)
 
 
 def _same(a: CellReading, b: CellReading) -> bool:

@@ -325,6 +325,46 @@ def test_a_piece_a_glare_hides_is_looked_for_through_a_shorter_exposure() -> Non
     assert reading.ok and square in reading.changed and reading.cells[square].cls is CellClass.TILE_RED
 
 
+def test_a_piece_the_two_exposures_name_differently_is_asked_about_not_taken(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A glare sends the camera to a shorter exposure for one square; there another square put
+    down shows another piece than the full exposure read surely (never-tuned-on game 642: a black
+    tile under a lamp's reflection, a red tile to the full exposure's rings at 1.0, a black tile
+    at the shorter exposure; the game took a red tile silently). One of the two pictures is
+    wrong: the square is unsure, and the players are asked. Where both see the same piece, it
+    stands."""
+    table = Table("classic")
+    scene = busy(13)
+    table.agreed(scene)
+    square, dazzled = free_land(scene)[25], free_land(scene)[5]
+    red = scene.with_cells({square: CellTruth(CellClass.TILE_RED)})
+    frame = table.frame(red)
+    row, col = divmod(dazzled, COLUMNS)
+    x, y = table.at(col + 0.5, row + 0.5).astype(int)
+    frame[y - 6 : y + 6, x - 6 : x + 6] = 255  # a glint burns out part of another square
+    darker = synthetic.render(red, size=SIZE, conditions=table.conditions.exposed(0.5), seed=2).frame
+    looked = []
+    read = Observer._read
+
+    def shorter_sees_blue(self: Observer, *args: object, remember: bool, **kwargs: object) -> BoardReading:
+        reading: BoardReading = read(self, *args, remember=remember, **kwargs)
+        if remember:
+            return reading
+        looked.append(reading.cells[square].cls)
+        cells = list(reading.cells)
+        cells[square] = CellReading(CellClass.TILE_BLUE, 1.0)
+        return replace(reading, cells=tuple(cells), changed=tuple(sorted({*(reading.changed or ()), square})))
+
+    before = table.observer.read(frame, darker=lambda: darker)
+    assert before.ok and before.cells[square].cls is CellClass.TILE_RED
+    monkeypatch.setattr(Observer, "_read", shorter_sees_blue)
+    reading = table.observer.read(frame, darker=lambda: darker)
+    assert looked, "the shorter exposure was looked at"
+    assert reading.ok, reading.message
+    assert reading.cells[square].cls is CellClass.UNKNOWN and square in reading.low_confidence
+
+
 def test_a_change_the_full_exposure_reads_surely_is_not_undone_by_a_darker_picture_that_sees_none() -> None:
     """A glare burning out a little of a square sends it to the shorter exposure too, which is
     compared with the agreed picture (one a glare may have burnt out there). Where the full
