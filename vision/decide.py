@@ -342,7 +342,7 @@ def decide(
     tall = {cell for cell, verdict in zip(squares, verdicts, strict=True) if _tall(verdict, agreed[cell].cls)}
     for k, cell in enumerate(squares):
         was, cls = agreed[cell].cls, verdicts[k].reading.cls
-        piece = cls is not was and cls not in (*_BARE, CellClass.UNKNOWN)
+        piece = put_down(cls, was)
         # A figure read in a long shadow is judged again too: the shadow may have made it.
         shaded = cell in wide or (cell not in tall and bool(geometry.around(cell) & tall))
         if not shaded or not (cls is CellClass.UNKNOWN or piece):
@@ -361,7 +361,7 @@ def decide(
     for k, cell in enumerate(squares):
         was, verdict = agreed[cell].cls, verdicts[k]
         if (cell in built or not geometry.around(cell) & built or verdict.unchanged
-                or verdict.reading.cls in (*_BARE, CellClass.UNKNOWN, was)):
+                or not put_down(verdict.reading.cls, was)):
             continue
         again = judge(k, cell, put, shaded=True, unlit=True, leaning=geometry.beside(cell) & built)
         verdicts[k] = again if again.reading.cls is was else _unsure(verdict)
@@ -392,7 +392,7 @@ def decide(
     for k, cell in enumerate(squares):
         standing, verdict = standing_by[k], verdicts[k]
         if (not standing or agreed[cell].cls in _BARE or burnt_then[k] or verdict.unchanged
-                or verdict.reading.cls in (*_BARE, CellClass.UNKNOWN, agreed[cell].cls)):
+                or not put_down(verdict.reading.cls, agreed[cell].cls)):
             continue
         again = judge(k, cell, put, shaded=True, leaning=standing)
         if again.reading.cls in _BARE:
@@ -439,6 +439,12 @@ def _left_standing(by_rings: _Ranked, pixels: _Ranked, was: CellClass) -> bool:
     return was.is_leader and by_rings.cls is was and pixels.cls is was
 
 
+def put_down(cls: CellClass, was: CellClass) -> bool:
+    """Whether a class read on a square names a piece put down there: not bare board, not
+    unsure, not what was agreed."""
+    return cls not in _BARE and cls is not CellClass.UNKNOWN and cls is not was
+
+
 def _unsure(verdict: Verdict) -> Verdict:
     """The square unsure, as dazzled as the verdict said."""
     return Verdict(CellReading(CellClass.UNKNOWN, 0.0), False, verdict.dazzled)
@@ -456,15 +462,15 @@ def _disputed(verdict: Verdict, by_rings: _Ranked, was: CellClass, min_confidenc
     """Whether a verdict names a piece put down (not bare board, not what was agreed) and the
     rings are sure enough of another piece."""
     named, ringed = verdict.reading.cls, by_rings.cls
-    return (not verdict.unchanged and named not in (*_BARE, CellClass.UNKNOWN, was)
-            and ringed not in (*_BARE, CellClass.UNKNOWN, named) and by_rings.confidence >= min_confidence)
+    return (not verdict.unchanged and put_down(named, was) and put_down(ringed, named)
+            and by_rings.confidence >= min_confidence)
 
 
 def _rings_barely(verdict: Verdict, by_rings: _Ranked, was: CellClass) -> bool:
     """Whether a verdict names a piece put down (not bare board, not what was agreed) that the
     rings chose without much to spare."""
     named = verdict.reading.cls
-    return (not verdict.unchanged and named is by_rings.cls and named not in (*_BARE, CellClass.UNKNOWN, was)
+    return (not verdict.unchanged and named is by_rings.cls and put_down(named, was)
             and by_rings.confidence < _SURELY)
 
 

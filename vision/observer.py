@@ -666,8 +666,8 @@ class Observer:
         if self._agreed is not None:
             agreed = self._agreed.cells
             for i in set(again.changed or ()) - set(unsure):
-                first, second = cells[i].cls, again.cells[i].cls
-                if first is not second and _put_down(first, agreed[i].cls) and _put_down(second, agreed[i].cls):
+                first, second, was = cells[i].cls, again.cells[i].cls, agreed[i].cls
+                if first is not second and decide.put_down(first, was) and decide.put_down(second, was):
                     read[i] = CellReading(CellClass.UNKNOWN, 0.0)
         return tuple(read)
 
@@ -709,12 +709,6 @@ def _sides(unlike: np.ndarray, hidden: tuple[str, ...]) -> tuple[str, ...]:
     corners = {side for name in hidden for side in name.split("-")}
     covered = set(gate.rim_sides(unlike)) | corners
     return tuple(side for side in ("top", "right", "bottom", "left") if side in covered)
-
-
-def _put_down(cls: CellClass, was: CellClass) -> bool:
-    """Whether a class read on a square names a piece put down there: not bare board, not
-    unsure, not what was agreed."""
-    return cls not in (*_BARE, CellClass.UNKNOWN, was)
 
 
 def _same(a: CellReading, b: CellReading) -> bool:
