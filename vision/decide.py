@@ -244,21 +244,14 @@ def decide(
             by_rings = _ranked(near[others], labels[others], was, unseen, confidence_of, _T.unseen_rings)
         verdict = _verdict(by_rings, pixels, bool(blind[k]), min_confidence, was)
         verdict = verdict._replace(darker=however.unchanged and not pixels.unchanged)
-        ringed_barely = _rings_barely(verdict, by_rings, was)
-        if cell in wide and ringed_barely and pixels.cls is not verdict.reading.cls:
+        if cell in wide and _rings_barely(verdict, by_rings, was) and pixels.cls is not verdict.reading.cls:
             # In a long shadow the rings are measured under a light that is not the square's: a
             # piece they alone name without much to spare may be the shadow's making, or a tall
             # figure's top seen over the square beside it. Unsure, it is judged again with room
             # for the shadow. (A leader whose colour shows only in its rim, which the pixels
             # hardly see, the rings name with much to spare: it stands.)
             verdict = _unsure(verdict)
-        if burnt_then[k] and ringed_barely and pixels.confidence < min_confidence:
-            # Where the agreed picture is burnt out, the light the rings are measured under is
-            # followed from a picture that shows nothing of the square, or measured afresh on the
-            # bare squares around (few beside pieces and the board's edge). The pixels' fit takes
-            # more or less light; the rings take it as given. A piece they name without much to
-            # spare, the pixels not surely, is unsure: a pawn's shadow on the bare land beside it
-            # came near a red tile, 0.51 by the rings and 0.16 by the pixels (game 432).
+        if burnt_then[k] and _rings_alone(verdict, by_rings, pixels, was, min_confidence):
             verdict = _unsure(verdict)
         if unlit and _disputed(verdict, ringed, was, min_confidence):
             # ... yet a piece the pixels alone name there is not taken where the rings, under the
@@ -472,6 +465,21 @@ def _rings_barely(verdict: Verdict, by_rings: _Ranked, was: CellClass) -> bool:
     named = verdict.reading.cls
     return (not verdict.unchanged and named is by_rings.cls and put_down(named, was)
             and by_rings.confidence < _SURELY)
+
+
+def _rings_alone(verdict: Verdict, by_rings: _Ranked, pixels: _Ranked, was: CellClass, min_confidence: float) -> bool:
+    """Whether a verdict names a piece put down that the rings chose, the pixels not surely: no
+    piece to take where the agreed picture is burnt out. There the light the rings are measured
+    under is followed from a picture that shows nothing of the square, or measured afresh on the
+    bare squares around, which underrates a reflection at its heart. The pixels' fit takes more or
+    less light; the rings take it as given, and a piece put down under the reflection looks
+    lighter to them than it is: a black tile was a catastrophe at 1.0 at the shorter exposure,
+    the pixels leaning there at 0.34 (never-tuned-on game 641, silently). So too with little to
+    spare: a pawn's shadow on the bare land beside it came near a red tile, 0.51 by the rings and
+    0.16 by the pixels (game 432)."""
+    named = verdict.reading.cls
+    return (not verdict.unchanged and named is by_rings.cls and put_down(named, was)
+            and pixels.confidence < min_confidence)
 
 
 def _tall(verdict: Verdict, was: CellClass) -> bool:

@@ -1153,3 +1153,22 @@ def test_no_face_down_tile_is_a_rival_where_bare_board_was_agreed() -> None:
     # Where the block's squares did not all change, neither a monument nor a face-down tile.
     told = observer_module._in_blocks(allowed, block - {bare}, agreed)
     assert all(told[c] == may - {CellClass.MONUMENT, CellClass.FACE_DOWN} for c in block)
+
+
+def test_where_the_agreed_picture_is_burnt_out_a_piece_the_rings_alone_name_is_no_piece_to_take() -> None:
+    # Never-tuned-on game 641: a black tile put down under a reflection, a catastrophe to the
+    # rings at 1.0 at the shorter exposure, the pixels leaning there at 0.34; game 432: a pawn's
+    # shadow, a red tile at 0.51 by the rings and 0.16 by the pixels.
+    land, catastrophe = CellClass.EMPTY_LAND, CellClass.CATASTROPHE
+    mc = 0.5
+
+    def alone(rings: decide._Ranked, pixels: decide._Ranked, was: CellClass = land) -> bool:
+        verdict = decide._verdict(rings, pixels, False, mc, was)
+        return decide._rings_alone(verdict, rings, pixels, was, mc)
+
+    assert alone(decide._Ranked(catastrophe, 1.0), decide._Ranked(catastrophe, 0.34))
+    assert alone(decide._Ranked(CellClass.TILE_RED, 0.51), decide._Ranked(land, 0.16))
+    # The pixels sure of it too, the piece agreed, or bare board: nothing to doubt.
+    assert not alone(decide._Ranked(catastrophe, 1.0), decide._Ranked(catastrophe, 0.6))
+    assert not alone(decide._Ranked(catastrophe, 1.0), decide._Ranked(land, 0.3), catastrophe)
+    assert not alone(decide._Ranked(land, 1.0), decide._Ranked(land, 0.3))
