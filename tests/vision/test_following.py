@@ -1172,3 +1172,30 @@ def test_where_the_agreed_picture_is_burnt_out_a_piece_the_rings_alone_name_is_n
     assert not alone(decide._Ranked(catastrophe, 1.0), decide._Ranked(catastrophe, 0.6))
     assert not alone(decide._Ranked(catastrophe, 1.0), decide._Ranked(land, 0.3), catastrophe)
     assert not alone(decide._Ranked(land, 1.0), decide._Ranked(land, 0.3))
+
+
+def test_a_piece_the_darker_picture_reads_surely_is_asked_about_where_the_dark_comparison_sees_none(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A square the glare burns out is read again at the shorter exposure, and compared with the
+    last agreed picture at that exposure. Where that comparison sees no change (in the dim, a pale
+    tile may not stand out from a pale board: never-tuned-on game 744) but the darker picture's
+    read names a piece put down surely, one of the two is wrong: the square is unsure, and the
+    players are asked. Where that read names what was agreed, the comparison's word stands."""
+    table = Table("classic")
+    scene = busy(13)
+    table.agreed(scene)
+    square = free_land(scene)[25]
+    row, col = divmod(square, COLUMNS)
+    x, y = table.at(col + 0.5, row + 0.5).astype(int)
+    agreed = table.observer.read(table.frame(scene)).cells[square]
+    monkeypatch.setattr(Observer, "_same_in_the_dark",
+                        lambda self, darker, squares: {c: agreed for c in squares if c == square})
+    for truth, expected in ((scene.with_cells({square: CellTruth(CellClass.TILE_RED)}), CellClass.UNKNOWN),
+                            (scene, agreed.cls)):
+        frame = table.frame(scene)  # the piece does not show ...
+        frame[y - 14 : y + 14, x - 14 : x + 14] = 255  # ... where the glare burns the square out
+        darker = synthetic.render(truth, size=SIZE, conditions=table.conditions.exposed(0.5), seed=2).frame
+        reading = table.observer.read(frame, darker=lambda darker=darker: darker)
+        assert reading.ok, reading.message
+        assert reading.cells[square].cls is expected
