@@ -459,12 +459,16 @@ def _disputed(verdict: Verdict, by_rings: _Ranked, was: CellClass, min_confidenc
             and by_rings.confidence >= min_confidence)
 
 
-def _rings_barely(verdict: Verdict, by_rings: _Ranked, was: CellClass) -> bool:
+def _ringed(verdict: Verdict, by_rings: _Ranked, was: CellClass) -> bool:
     """Whether a verdict names a piece put down (not bare board, not what was agreed) that the
-    rings chose without much to spare."""
+    rings chose."""
     named = verdict.reading.cls
-    return (not verdict.unchanged and named is by_rings.cls and put_down(named, was)
-            and by_rings.confidence < _SURELY)
+    return not verdict.unchanged and named is by_rings.cls and put_down(named, was)
+
+
+def _rings_barely(verdict: Verdict, by_rings: _Ranked, was: CellClass) -> bool:
+    """Whether a verdict names a piece put down that the rings chose without much to spare."""
+    return _ringed(verdict, by_rings, was) and by_rings.confidence < _SURELY
 
 
 def _rings_alone(verdict: Verdict, by_rings: _Ranked, pixels: _Ranked, was: CellClass, min_confidence: float) -> bool:
@@ -477,9 +481,7 @@ def _rings_alone(verdict: Verdict, by_rings: _Ranked, pixels: _Ranked, was: Cell
     the pixels leaning there at 0.34 (never-tuned-on game 641, silently). So too with little to
     spare: a pawn's shadow on the bare land beside it came near a red tile, 0.51 by the rings and
     0.16 by the pixels (game 432)."""
-    named = verdict.reading.cls
-    return (not verdict.unchanged and named is by_rings.cls and put_down(named, was)
-            and pixels.confidence < min_confidence)
+    return _ringed(verdict, by_rings, was) and pixels.confidence < min_confidence
 
 
 def _tall(verdict: Verdict, was: CellClass) -> bool:

@@ -654,28 +654,26 @@ class Observer:
                                  self.calibration.board, self._building())
         kept = self._same_in_the_dark(self._darker, unsure)
         read = [kept.get(i, cell) for i, cell in enumerate(seen)]
-        # Not where this picture reads a piece put down surely: the two pictures at the shorter
-        # exposure, compared under the light followed between them, may not tell a pale piece
-        # from the pale board in the dim (never-tuned-on game 744: a pale tile with a red frame on
-        # linen, a red tile at 1.0 to this picture's read, unchanged to the comparison, and the
-        # tile was never taken). One of the two is wrong: the players are asked.
-        if self._agreed is not None:
-            for i in kept:
-                now_read = again.cells[i]
-                if (decide.put_down(now_read.cls, self._agreed.cells[i].cls)
-                        and now_read.confidence >= TUNING.first.second_opinion):
-                    read[i] = CellReading(CellClass.UNKNOWN, 0.0)
         # A square the first picture saw change surely and this one sees as agreed: one of them
         # is wrong (this one compares with an agreed picture a glare may have burnt out there),
         # and keeping what was agreed would be a move nobody is told about.
         for i in set(seen_changed) & set(unsure) - set(again.changed or ()):
             read[i] = CellReading(CellClass.UNKNOWN, 0.0)
-        # So too a square the two pictures of one moment name as two different pieces put down:
-        # taking the first would be a move nobody made (never-tuned-on game 642: a black tile under
-        # a lamp's reflection, a red tile to the first picture's rings at 1.0, its pixels seeing
-        # none; a black tile at the shorter exposure).
         if self._agreed is not None:
             agreed = self._agreed.cells
+            # Nor where this picture reads a piece put down surely and its comparison with the
+            # agreed picture at this exposure kept the square: the two, under the light followed
+            # between them, may not tell a pale piece from the pale board in the dim (never-tuned-on
+            # game 744: a pale tile with a red frame on linen, a red tile at 1.0 to this picture's
+            # read, unchanged to the comparison, and the tile was never taken).
+            for i in kept:
+                if (decide.put_down(again.cells[i].cls, agreed[i].cls)
+                        and again.cells[i].confidence >= TUNING.first.second_opinion):
+                    read[i] = CellReading(CellClass.UNKNOWN, 0.0)
+            # So too a square the two pictures of one moment name as two different pieces put down:
+            # taking the first would be a move nobody made (never-tuned-on game 642: a black tile
+            # under a lamp's reflection, a red tile to the first picture's rings at 1.0, its pixels
+            # seeing none; a black tile at the shorter exposure).
             for i in set(again.changed or ()) - set(unsure):
                 first, second, was = cells[i].cls, again.cells[i].cls, agreed[i].cls
                 if first is not second and decide.put_down(first, was) and decide.put_down(second, was):
