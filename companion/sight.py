@@ -83,7 +83,9 @@ def _moves(state: GameState) -> Iterator[tuple[tuple[CellClass, ...], int]]:
     movable = sum(bit(cell) for seat in seats for cell in players[seat].leaders if cell != NO_CELL)
     free = state.empty | movable  # empty now, or once the first action moved a leader away
     monument, red_blocks = _monument_blocks(state, free, colours)
-    free |= _sent_home(state, red_blocks, catastrophes)
+    # A treasure the first action hands out leaves a bare temple the second may hit.
+    untouchable = treasures & ~_takeable(state, free)
+    free |= _sent_home(state, red_blocks, catastrophes, untouchable)
     on_land = tuple(TILE_CLASS[colour] for colour in colours if colour is not BLUE)
     on_river = tuple(TILE_CLASS[colour] for colour in colours if colour is BLUE)
     yield on_land, free & land
@@ -93,7 +95,7 @@ def _moves(state: GameState) -> Iterator[tuple[tuple[CellClass, ...], int]]:
     new_temples = _beside(free & land) if RED in colours else 0
     yield tuple(LEADER_CLASS.values()), free & land & (expand(temples) | new_temples)
     if catastrophes:
-        yield (CellClass.CATASTROPHE,), (free | state.all_tiles & ~state.facedown) & ~treasures
+        yield (CellClass.CATASTROPHE,), (free | state.all_tiles & ~state.facedown) & ~untouchable
     yield (CellClass.EMPTY_LAND,), free & ~state.empty
     yield (CellClass.MONUMENT, CellClass.FACE_DOWN), monument
     yield (CellClass.TILE_RED,), _takeable(state, free)
@@ -136,11 +138,12 @@ def _monument_blocks(state: GameState, free: int, colours: Sequence[Colour]) -> 
     return squares, red
 
 
-def _sent_home(state: GameState, red_blocks: int, catastrophes: int) -> int:
+def _sent_home(state: GameState, red_blocks: int, catastrophes: int, untouchable: int) -> int:
     """Leaders whose every temple may go (catastrophes, or tiles turned under a monument): the
-    rules send them home and the players lift them."""
+    rules send them home and the players lift them. `untouchable`: treasures no catastrophe may
+    reach before the next look."""
     temples = state.tiles[RED.index]
-    hittable = temples & ~state.treasures if catastrophes else 0
+    hittable = temples & ~untouchable if catastrophes else 0
     lost = 0
     for cell in cells_of(state.leader_mask):
         left = NEIGHBOURS[cell] & temples & ~red_blocks
