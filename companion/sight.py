@@ -99,7 +99,7 @@ def _moves(state: GameState) -> Iterator[tuple[tuple[CellClass, ...], int]]:
     yield (CellClass.EMPTY_LAND,), free & ~state.empty
     yield (CellClass.MONUMENT, CellClass.FACE_DOWN), monument
     yield (CellClass.TILE_RED,), _takeable(state, free)
-    yield (CellClass.UNIFICATION,), _uniting(state, tiled)
+    yield (CellClass.UNIFICATION,), _uniting(state, tiled, movable)
 
 
 def _beside(mask: int) -> int:
@@ -172,15 +172,16 @@ def _takeable(state: GameState, free: int) -> int:
     return takeable
 
 
-def _uniting(state: GameState, room: int) -> int:
+def _uniting(state: GameState, room: int, movable: int) -> int:
     """Squares where a tile may unite two kingdoms and carry the unification tile during the wars:
     two regions lie within two squares (one more piece may join each), one of them a kingdom
-    already (one action adds at most one leader)."""
+    already (one action adds at most one leader). A leader that may move first is left out of the
+    regions: it may leave a gap between two kingdoms it joined, and a tile there unites them."""
     one = two = kingdoms = 0
-    for region in regions(state.pieces):
+    for region in regions(state.pieces & ~movable):
         near = expand(expand(region))
         two |= one & near
         one |= near
-        if region & state.leader_mask:
+        if expand(region) & state.leader_mask:  # its own leaders, or one beside it that may stay
             kingdoms |= near
     return room & two & kingdoms

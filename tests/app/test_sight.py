@@ -191,6 +191,7 @@ def next_boards(states: Sequence[GameState], start: int) -> Iterator[tuple[int, 
 @settings(max_examples=5, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(seed=st.integers(0, 2**32 - 1), players=st.integers(2, 4), board=st.sampled_from(["standard", "alternate"]))
 @example(seed=64, players=3, board="alternate")  # a treasure taken, then a catastrophe on its temple
+@example(seed=379, players=3, board="standard")  # a leader moved off, a tile in its place unites
 def test_what_the_next_two_actions_show_is_always_a_candidate(seed: int, players: int, board: str) -> None:
     game = Game.new(players, board=board, seed=seed)
     rng = random.Random(seed)
