@@ -379,13 +379,15 @@ def decide(
     # So does a tall piece left standing on the board bared beside it, where a piece was taken off
     # (a war's losing tile beside a monument), which the light followed from the taken piece's
     # picture does not undo: both measures may come near a dark piece there (game 373: a black
-    # tile, silently). A piece read there is named again with room for a shadow on every picture
-    # and without the sides facing the tall piece: it stands only where it is named again; bare
-    # board named so stands instead; else the square is unsure.
+    # tile, silently), or near the piece taken off itself, its own agreed picture fitting best
+    # (game 773: a green tile beside a red monument, surely, under a lamp turned up). A piece
+    # read there is named again with room for a shadow on every picture and without the sides
+    # facing the tall piece: it stands only where it is named again; bare board named so stands
+    # instead; else the square is unsure.
     for k, cell in enumerate(squares):
         standing, verdict = standing_by[k], verdicts[k]
-        if (not standing or agreed[cell].cls in _BARE or burnt_then[k] or verdict.unchanged
-                or not put_down(verdict.reading.cls, agreed[cell].cls)):
+        if (not standing or burnt_then[k] or agreed[cell].cls in _BARE
+                or verdict.reading.cls in (*_BARE, CellClass.UNKNOWN)):
             continue
         again = judge(k, cell, put, shaded=True, leaning=standing)
         if again.reading.cls in _BARE:

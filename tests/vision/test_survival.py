@@ -1129,6 +1129,32 @@ def test_the_board_a_war_bared_in_a_monuments_shadow_is_no_piece(piece: CellClas
     assert reading.cells[74].cls is (CellClass.EMPTY_LAND if piece is None else piece)
 
 
+def test_a_tile_a_war_took_from_beside_a_monument_under_a_lamp_turned_up_is_not_read_still_there() -> None:
+    """Never-tuned-on game 773 (pale tiles with a coloured disc on linen, filmed at the HQ camera's
+    still size): a war took green tiles off from beside a red and green monument, J6 among them,
+    in its shadow, while the lamp was turned up and threw a reflection nearby. Under the light
+    followed from around, the green tile's own agreed picture fitted the bare land best, surely:
+    the tile was kept, and the black tile put down there later went unseen. Named again with room
+    for a shadow and without the side facing the monument, it is the bare land it is."""
+    block = (87, 88, 103, 104)  # H6, I6, H7, I7
+    taken_from = (73, 89, 90)  # J5, J6, K6
+    monument = {c: CellTruth(CellClass.MONUMENT, monument=("red", "green")) for c in block}
+    tiles = Scene.setup().with_cells({**monument, **{c: CellTruth(CellClass.TILE_GREEN) for c in taken_from}})
+    taken = tiles.with_cells({c: CellTruth(CellClass.EMPTY_LAND) for c in taken_from})
+    table = Table.of_game(773)
+    then = replace(table.light, exposure=1.16, lamp=-0.05, glare=None)
+    now = replace(table.light, exposure=1.4, lamp=0.24, glare=synthetic.Glare(0.835, 0.434, 0.17, 0.371))
+    table.follow([])
+    table.observer.tall = frozenset(block)
+    for board, light in ((tiles, then), (taken, now)):
+        reading = table.observer.read(table.frame(board, light),
+                                      darker=lambda b=board, lit=light: table.frame(b, lit.exposed(DARKER)))
+        assert reading.ok, reading.message
+        if board is tiles:
+            table.observer.agree(shown(tiles))
+    assert silent(taken, reading) == []
+
+
 @pytest.mark.parametrize(("game", "square", "leader"), [
     (432, 165, CellClass.LEADER_GREEN),  # coloured pawns on a dark table: F11
     (482, 56, CellClass.LEADER_RED),  # coloured pawns, a paper board: I4
