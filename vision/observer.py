@@ -421,7 +421,8 @@ class Observer:
         if agreed.seen.rim is not None:
             off_rim = off_rim & ~gate.pattern_kept(rim, agreed.seen.rim)
         sides = _sides(off_rim, covered)
-        flagged = sorted({int(c) for c in np.flatnonzero(seen.changed)} | shot.look_at)
+        flagged = sorted({int(c) for c in np.flatnonzero(seen.changed)} | shot.look_at
+                         | (self._changed_in_the_dark(top_down) if shot.shorter else set()))
         if len(flagged) > CELLS // 2:
             return None
         near = tuple(c for c in flagged if any(_near(c, corner) for corner in covered))
@@ -685,14 +686,35 @@ class Observer:
         picture at that exposure (and agreed to hold the same since), with what was agreed there:
         a glare that stays where it is dazzles them alike in every picture. Not where the glare
         burns them out even at the shorter exposure: nothing shows a change there."""
+        agreed, seen = self._agreed, self._in_the_dark(darker)
+        if agreed is None or seen is None:
+            return {}
+        return {c: agreed.cells[c] for c in squares if c in seen and not seen[c]}
+
+    def _changed_in_the_dark(self, darker: np.ndarray) -> set[int]:
+        """The squares a glare burnt out in the agreed picture that the shorter exposure shows
+        changed since the last agreed picture at that exposure (and agreed to hold the same since):
+        compared with a burnt-out agreed picture, a piece put down there may not show (never-tuned-on
+        game 812: a lamp burnt out 134–144 squares in both pictures, a blue tile put down among them
+        was never read)."""
+        agreed, seen = self._agreed, self._in_the_dark(darker)
+        if agreed is None or seen is None:
+            return set()
+        burnt_then = _burnt(agreed.seen.picture)
+        return {c for c, changed in seen.items() if changed and burnt_then[c] >= TUNING.washed}
+
+    def _in_the_dark(self, darker: np.ndarray) -> dict[int, bool] | None:
+        """Whether each square the shorter exposure tells of changed since the last agreed picture at
+        that exposure: those agreed to hold the same since, and not burnt out in either picture
+        (nothing shows a change there). None: no picture at that exposure was agreed on."""
         agreed = self._agreed
         if agreed is None or agreed.dark is None:
-            return {}
+            return None
         then = agreed.dark
         seen = change.compare(darker, then.picture)
         burnt = np.maximum(_burnt(darker), _burnt(then.picture.picture))
-        return {c: agreed.cells[c] for c in squares if not seen.changed[c] and burnt[c] < TUNING.washed
-                and _same(then.cells[c], agreed.cells[c])}
+        return {c: bool(seen.changed[c]) for c in range(CELLS)
+                if burnt[c] < TUNING.washed and _same(then.cells[c], agreed.cells[c])}
 
     def _dynasty(self, frame: np.ndarray, homography: np.ndarray, cell: int, cls: CellClass) -> str | None:
         """The dynasty of the leader on a square: looked at closely once, then remembered while the

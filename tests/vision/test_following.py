@@ -325,6 +325,32 @@ def test_a_piece_a_glare_hides_is_looked_for_through_a_shorter_exposure() -> Non
     assert reading.ok and square in reading.changed and reading.cells[square].cls is CellClass.TILE_RED
 
 
+def test_a_piece_put_down_where_a_lamp_burnt_out_both_pictures_is_seen_at_the_shorter_exposure() -> None:
+    """A lamp's reflection burns out most of the board in the agreed picture and in the picture
+    now alike (never-tuned-on game 812: 134–144 squares), so neither shows the piece put down there,
+    and compared with that agreed picture the shorter exposure shows no change either: the game went
+    on without the tile. Compared with the agreed picture at the shorter exposure, it is seen."""
+    table = Table("classic")
+    scene = busy(13)
+    table.agreed(scene)
+    (left, top), (right, bottom) = table.at(1, 1).astype(int), table.at(COLUMNS - 1, 10).astype(int)
+
+    def under_the_lamp(board: Scene, seed: int) -> tuple[np.ndarray, np.ndarray]:
+        frame = table.frame(board)
+        frame[top:bottom, left:right] = 255
+        return frame, synthetic.render(board, size=SIZE, conditions=table.conditions.exposed(0.5), seed=seed).frame
+
+    frame, darker = under_the_lamp(scene, 2)
+    assert table.observer.read(frame, darker=lambda: darker).ok
+    table.observer.agree(shown(scene))
+    square = next(c for c in free_land(scene) if 5 <= c % COLUMNS <= 10 and 3 <= c // COLUMNS <= 7)
+    moved = scene.with_cells({square: CellTruth(CellClass.TILE_RED)})
+    frame, darker = under_the_lamp(moved, 3)
+    reading = table.observer.read(frame, darker=lambda: darker)
+    assert reading.ok, reading.message
+    assert reading.changed == (square,) and reading.cells[square].cls is CellClass.TILE_RED
+
+
 def test_a_piece_the_two_exposures_name_differently_is_asked_about_not_taken(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
