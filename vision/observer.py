@@ -148,6 +148,7 @@ class Observer:
         self._agreed: _Agreed | None = None
         self._examples: tuple[tuple[int, int], decide.Examples] | None = None
         self._darker: np.ndarray | None = None  # the shorter exposure the reading under way took
+        self._doubted: frozenset[int] = frozenset()  # squares read unsure since the last agreement
         if calibration is not None:
             self.use(calibration)
 
@@ -184,6 +185,7 @@ class Observer:
         if len(shown) != CELLS:
             raise ValueError(f"an agreement names {CELLS} squares, not {len(shown)}")
         cells = tuple(CellReading(c.cls, 1.0, c.dynasty, c.monument) for c in shown)
+        self._doubted = frozenset()
         references = calibration.references
         before = self._agreed
         earlier = before.cells if before is not None else tuple(CellReading(c, 1.0) for c in references.setup)
@@ -235,6 +237,7 @@ class Observer:
         """Read the whole board again from the next picture on (a new game, a resumed one)."""
         self._agreed = None
         self._last = None
+        self._doubted = frozenset()
         self.candidates = None
 
     def feed(self, frame: object, small: np.ndarray | None = None) -> BoardReading:
@@ -285,7 +288,7 @@ class Observer:
         if self.calibration is None or self.calibration.references is None:
             return BoardReading(ReadStatus.NOT_CALIBRATED, time=now, message="Calibrate the camera first.")
         try:
-            return self._read(frame, now, darker, remember=True)
+            return self._read(frame, now, darker, remember=True, look_at=self._doubted)
         except Exception as error:  # the last line of defence: say what broke, never crash
             return BoardReading(ReadStatus.BAD_FRAME, time=now, message=f"The picture could not be read ({error}).")
 
@@ -355,6 +358,8 @@ class Observer:
             reading = self._whole(shot)
         if reading.ok and remember:
             self._last = _Seen(shot.top_down, rim, homography, reading.changed, self._darker)
+            if reading.changed is not None:
+                self._doubted |= set(reading.low_confidence)
         elif reading.ok:
             self._darker = shot.top_down
         return reading
@@ -466,7 +471,14 @@ class Observer:
         alike = set()  # squares unlike their agreed picture, yet read as the piece agreed there
         for cell, verdict in zip(flagged, verdicts, strict=True):
             reading, was = verdict.reading, agreed.cells[cell]
-            if verdict.unchanged:
+            # A square read unsure since the agreement is named what was agreed only surely: the
+            # same board, a picture later, may come out just sure enough of it (never-tuned-on game
+            # 702: a green disc at the board's edge, unsure, then the bare land at 0.7, and the
+            # game went on without the leader).
+            if (cell in self._doubted and not shot.shorter and (verdict.unchanged or _same(reading, was))
+                    and reading.confidence < TUNING.first.second_opinion):
+                reading = CellReading(CellClass.UNKNOWN, 0.0)
+            elif verdict.unchanged:
                 continue
             # Not where this picture is burnt out and the agreed one not at all (a lamp switched
             # on): what is read there comes from the few pixels the glare left, and the darker
@@ -504,7 +516,10 @@ class Observer:
         # Unlike their agreed pictures: the squares flagged but those the agreed picture still fits
         # best (a neighbour's piece overhanging a corner, a shadow, a glare that moved), if only
         # darker than the light says (not taken as unchanged, but nothing laid over it either) ...
-        unlike = {c for c, verdict in zip(flagged, verdicts, strict=True) if not (verdict.unchanged or verdict.darker)}
+        # (Not the squares read again only because they were unsure before: their doubt is no arm's.)
+        held = set() if shot.shorter else self._doubted - {int(c) for c in np.flatnonzero(seen.changed)}
+        unlike = {c for c, verdict in zip(flagged, verdicts, strict=True)
+                  if not (verdict.unchanged or verdict.darker) and c not in held}
         # ... and of those, the ones read as something else than agreed with little to spare, or
         # not read at all, or read as agreed less than surely enough (a piece put down and read
         # surely, or one nudged and read as itself, or bare board where a glare went, is no doubt).
@@ -526,7 +541,7 @@ class Observer:
         standing = self.tall - set(changed)
         under_lean = {c for c in doubtful if agreed.cells[c].cls not in _BARE and geometry.beside(c) & standing}
         unsure = tuple(c for c in changed if cells[c].cls is CellClass.UNKNOWN)
-        arm = _arm_in(set(flagged) - self.tall - self.excused, unlike, doubtful - under_lean)
+        arm = _arm_in(set(flagged) - held - self.tall - self.excused, unlike, doubtful - under_lean)
         if arm and not afresh:
             # A shadow that lifted from a plain board (game 453's linen) is a change of light the
             # comparison cannot follow there: its print is too faint to tell a brightness from a

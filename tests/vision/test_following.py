@@ -351,6 +351,42 @@ def test_a_piece_put_down_where_a_lamp_burnt_out_both_pictures_is_seen_at_the_sh
     assert reading.changed == (square,) and reading.cells[square].cls is CellClass.TILE_RED
 
 
+def test_a_square_once_unsure_is_named_what_was_agreed_only_surely_until_the_next_agreement(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A piece put down that the camera cannot read is unsure; a picture later, the same board may
+    come out just sure enough of what was agreed there (never-tuned-on game 702: a green disc at the
+    board's edge, unsure, then the bare land at 0.7, and the game went on without the leader). Until
+    the next agreement, such a square is named what was agreed only surely."""
+    table = Table("classic")
+    scene = busy(13)
+    table.agreed(scene)
+    square = free_land(scene)[25]
+    put = scene.with_cells({square: CellTruth(CellClass.LEADER_GREEN, dynasty="bull")})
+    judge = decide.decide
+    verdict: list[decide.Verdict] = []
+
+    def judged(picture: decide.Scene, squares: list[int], *rest: object) -> list[decide.Verdict]:
+        verdicts = judge(picture, squares, *rest)  # type: ignore[arg-type]
+        return [verdict[0] if c == square else v for c, v in zip(squares, verdicts, strict=True)]
+
+    monkeypatch.setattr(observer_module.decide, "decide", judged)
+    bare = CellReading(CellClass.EMPTY_LAND, 0.7)
+    for said, named in ((decide.Verdict(CellReading(CellClass.UNKNOWN, 0.0), False, False), CellClass.UNKNOWN),
+                        (decide.Verdict(bare, True, False), CellClass.UNKNOWN),  # the agreed picture, just sure
+                        (decide.Verdict(bare, False, False), CellClass.UNKNOWN),  # the bare land's own look
+                        (decide.Verdict(replace(bare, confidence=0.95), True, False), CellClass.EMPTY_LAND)):
+        verdict[:] = [said]
+        reading = table.read(put)
+        assert reading.ok, reading.message
+        assert reading.cells[square].cls is named
+        assert (square in reading.low_confidence) is (named is CellClass.UNKNOWN)
+    table.observer.agree(shown(scene))  # the players said nothing lies there
+    verdict[:] = [decide.Verdict(bare, True, False)]
+    reading = table.read(put)
+    assert reading.ok and reading.cells[square].cls is CellClass.EMPTY_LAND and not reading.low_confidence
+
+
 def test_a_piece_the_two_exposures_name_differently_is_asked_about_not_taken(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
