@@ -289,10 +289,16 @@ def decide(
             # names it: those pixels are a pale disc's rim, which both weigh little (never-tuned-on
             # games 371-473 left 10 such leaders unsure; the rim named each one's colour right, at
             # all 34 looks). Not the black leader's no-colour, which a figure's pale middle shows too.
+            # Where neither names it, not where one names another colour surely: the two then
+            # disagree surely, and either may be wrong (never-tuned-on game 1034: a green disc with
+            # a coloured rim, green to the rings at 1.0, blue by its rim at 1.0, and the game took a
+            # blue leader).
             shown = leaders.colour_shown(calibrated[0, k], colours)
+            denied = shown is not None and any(m.cls is not shown[0] and m.confidence >= _SURELY
+                                               for m in (by_rings, pixels))
             if (shown is not None and shown[0] in permitted and shown[1] >= _SURELY
                     and (shown[0] in (by_rings.cls, pixels.cls)
-                         or (shown[0].is_leader and shown[0] is not CellClass.LEADER_BLACK))):
+                         or (shown[0].is_leader and shown[0] is not CellClass.LEADER_BLACK and not denied))):
                 verdict = Verdict(CellReading(shown[0], shown[1]), False, verdict.dazzled)
         if verdict.reading.cls is CellClass.UNKNOWN and _left_standing(by_rings, pixels, was):
             # The leader agreed, both measures naming it, neither surely: it still stands, as

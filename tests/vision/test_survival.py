@@ -222,6 +222,17 @@ def test_a_rim_leader_is_told_by_its_rim_where_its_middle_shows_no_colour() -> N
         assert all(leaders.told_apart(a, b, developed.leader_colours) for a, b in pairs)
 
 
+def test_a_rim_leader_whose_rim_and_rings_name_two_colours_surely_is_neither() -> None:
+    """Never-tuned-on game 1034 (pale discs with a coloured rim, a river drawn across the land, on a
+    dark table): the first move put a green leader on G3. The rings named it green at 1.0; its rim,
+    against the board's print around it, named it blue at 1.0, and the game took a blue leader. The
+    two disagree surely: either may be wrong, and the square is unsure."""
+    table = Table.of_game(1034)
+    board = Scene.setup().with_cells({38: CellTruth(CellClass.LEADER_GREEN, dynasty="bull")})
+    [reading] = table.follow([board])
+    assert silent(board, reading) == []
+
+
 def test_a_leader_nearer_a_colour_not_told_from_its_own_is_named_only_surely() -> None:
     """Printing 172's blue and green rims are alike (never-tuned-on game 172: its first leader, a
     green disc, was read as blue at 0.62 and the game went on with a leader nobody put down). Where
