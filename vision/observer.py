@@ -54,6 +54,7 @@ class _Shot(NamedTuple):
     message: str  # what the alignment had to say
     shorter: bool = False  # the shorter exposure of a moment already read (no hand: that read saw none)
     look_at: frozenset[int] = frozenset()  # squares to read whatever the comparison with the agreed picture
+    dark: dict[int, bool] | None = None  # at the shorter exposure: which squares changed (`Observer._in_the_dark`)
 
 
 @dataclass(frozen=True)
@@ -147,7 +148,7 @@ class Observer:
         self._last: _Seen | None = None
         self._agreed: _Agreed | None = None
         self._examples: tuple[tuple[int, int], decide.Examples] | None = None
-        self._darker: np.ndarray | None = None  # the shorter exposure the reading under way took
+        self._darker: _Shot | None = None  # the shorter exposure the reading under way took
         self._doubted: frozenset[int] = frozenset()  # squares read unsure since the last agreement
         if calibration is not None:
             self.use(calibration)
@@ -348,8 +349,9 @@ class Observer:
         off_rim, rim = self._rim(frame, alignment.calibration)
         if remember:
             self._darker = None
-        shot = _Shot(frame, rectify.rectify(frame, homography), homography, now, darker, alignment.message,
-                     shorter=not remember, look_at=look_at)
+        top_down = rectify.rectify(frame, homography)
+        shot = _Shot(frame, top_down, homography, now, darker, alignment.message, shorter=not remember,
+                     look_at=look_at, dark=None if remember else self._in_the_dark(top_down))
         reading = self._follow(shot, off_rim, rim, hidden) if self._agreed is not None else None
         if reading is None:
             sides = _sides(off_rim, hidden)
@@ -357,11 +359,12 @@ class Observer:
                 return _on_the_rim(sides, now)
             reading = self._whole(shot)
         if reading.ok and remember:
-            self._last = _Seen(shot.top_down, rim, homography, reading.changed, self._darker)
+            self._last = _Seen(shot.top_down, rim, homography, reading.changed,
+                               self._darker.top_down if self._darker is not None else None)
             if reading.changed is not None:
                 self._doubted |= set(reading.low_confidence)
         elif reading.ok:
-            self._darker = shot.top_down
+            self._darker = shot
         return reading
 
     def _whole(self, shot: _Shot) -> BoardReading:
@@ -426,14 +429,19 @@ class Observer:
         if agreed.seen.rim is not None:
             off_rim = off_rim & ~gate.pattern_kept(rim, agreed.seen.rim)
         sides = _sides(off_rim, covered)
-        flagged = sorted({int(c) for c in np.flatnonzero(seen.changed)} | shot.look_at
-                         | (self._changed_in_the_dark(top_down) if shot.shorter else set()))
+        burnt, then = _burnt(top_down), _burnt(agreed.seen.picture)
+        compared = {int(c) for c in np.flatnonzero(seen.changed)}
+        # At the shorter exposure, also the squares burnt out in the agreed picture that changed since
+        # the last agreed picture at that exposure: compared with a burnt-out agreed picture, a piece
+        # put down there may not show (never-tuned-on game 812: a lamp burnt out 134–144 squares in
+        # both pictures, and a blue tile put down among them was never read).
+        in_the_dark = {c for c, changed in (shot.dark or {}).items() if changed and then[c] >= TUNING.washed}
+        flagged = sorted(compared | shot.look_at | in_the_dark)
         if len(flagged) > CELLS // 2:
             return None
         near = tuple(c for c in flagged if any(_near(c, corner) for corner in covered))
         if near:  # a hand over the marker reaches onto the squares beside it; a cup there does not
             return _covering(covered, now, near)
-        burnt, then = _burnt(top_down), _burnt(agreed.seen.picture)
         washed = {c for c in flagged if burnt[c] >= TUNING.washed}
         washed_then = {c for c in flagged if then[c] >= TUNING.washed}
         # At the shorter exposure, where a square is burnt out in one of the two pictures only,
@@ -469,13 +477,14 @@ class Observer:
         dazzled = set()
         seen_changed = set()  # squares this picture read surely as holding something else
         alike = set()  # squares unlike their agreed picture, yet read as the piece agreed there
+        doubted = frozenset() if shot.shorter else self._doubted
         for cell, verdict in zip(flagged, verdicts, strict=True):
             reading, was = verdict.reading, agreed.cells[cell]
             # A square read unsure since the agreement is named what was agreed only surely: the
             # same board, a picture later, may come out just sure enough of it (never-tuned-on game
             # 702: a green disc at the board's edge, unsure, then the bare land at 0.7, and the
             # game went on without the leader).
-            if (cell in self._doubted and not shot.shorter and (verdict.unchanged or _same(reading, was))
+            if (cell in doubted and (verdict.unchanged or _same(reading, was))
                     and reading.confidence < TUNING.first.second_opinion):
                 reading = CellReading(CellClass.UNKNOWN, 0.0)
             elif verdict.unchanged:
@@ -517,7 +526,7 @@ class Observer:
         # best (a neighbour's piece overhanging a corner, a shadow, a glare that moved), if only
         # darker than the light says (not taken as unchanged, but nothing laid over it either) ...
         # (Not the squares read again only because they were unsure before: their doubt is no arm's.)
-        held = set() if shot.shorter else self._doubted - {int(c) for c in np.flatnonzero(seen.changed)}
+        held = doubted - compared
         unlike = {c for c, verdict in zip(flagged, verdicts, strict=True)
                   if not (verdict.unchanged or verdict.darker) and c not in held}
         # ... and of those, the ones read as something else than agreed with little to spare, or
@@ -668,7 +677,7 @@ class Observer:
         assert self.calibration is not None
         seen = _only_what_can_be(tuple(again.cells[i] if i in unsure else cell for i, cell in enumerate(cells)),
                                  self.calibration.board, self._building())
-        kept = self._same_in_the_dark(self._darker, unsure)
+        kept = self._same_in_the_dark(self._darker.dark, unsure)
         read = [kept.get(i, cell) for i, cell in enumerate(seen)]
         # A square the first picture saw change surely and this one sees as agreed: one of them
         # is wrong (this one compares with an agreed picture a glare may have burnt out there),
@@ -696,27 +705,14 @@ class Observer:
                     read[i] = CellReading(CellClass.UNKNOWN, 0.0)
         return tuple(read)
 
-    def _same_in_the_dark(self, darker: np.ndarray, squares: Collection[int]) -> dict[int, CellReading]:
+    def _same_in_the_dark(self, seen: dict[int, bool] | None, squares: Collection[int]) -> dict[int, CellReading]:
         """Of these squares, those the shorter exposure shows unchanged since the last agreed
-        picture at that exposure (and agreed to hold the same since), with what was agreed there:
-        a glare that stays where it is dazzles them alike in every picture. Not where the glare
-        burns them out even at the shorter exposure: nothing shows a change there."""
-        agreed, seen = self._agreed, self._in_the_dark(darker)
+        picture at that exposure (`seen`: `_in_the_dark`), with what was agreed there: a glare that
+        stays where it is dazzles them alike in every picture."""
+        agreed = self._agreed
         if agreed is None or seen is None:
             return {}
         return {c: agreed.cells[c] for c in squares if c in seen and not seen[c]}
-
-    def _changed_in_the_dark(self, darker: np.ndarray) -> set[int]:
-        """The squares a glare burnt out in the agreed picture that the shorter exposure shows
-        changed since the last agreed picture at that exposure (and agreed to hold the same since):
-        compared with a burnt-out agreed picture, a piece put down there may not show (never-tuned-on
-        game 812: a lamp burnt out 134–144 squares in both pictures, a blue tile put down among them
-        was never read)."""
-        agreed, seen = self._agreed, self._in_the_dark(darker)
-        if agreed is None or seen is None:
-            return set()
-        burnt_then = _burnt(agreed.seen.picture)
-        return {c for c, changed in seen.items() if changed and burnt_then[c] >= TUNING.washed}
 
     def _in_the_dark(self, darker: np.ndarray) -> dict[int, bool] | None:
         """Whether each square the shorter exposure tells of changed since the last agreed picture at
