@@ -242,7 +242,9 @@ def decide(
             # The rings name what the other pictures show.
             others = labels != _REFERENCE
             by_rings = _ranked(near[others], labels[others], was, unseen, confidence_of, _T.unseen_rings)
-        verdict = _verdict(by_rings, pixels, bool(blind[k]), min_confidence, was)
+        spread = references.own_spread.get(by_rings.cls)
+        close = spread is not None and float(near[labels == CODES[by_rings.cls]].min(initial=np.inf)) <= spread
+        verdict = _verdict(by_rings, pixels, bool(blind[k]), min_confidence, was, close)
         verdict = verdict._replace(darker=however.unchanged and not pixels.unchanged)
         if cell in wide and _rings_barely(verdict, by_rings, was) and pixels.cls is not verdict.reading.cls:
             # In a long shadow the rings are measured under a light that is not the square's: a
@@ -596,13 +598,15 @@ def _ranked(
     return _Ranked(_CLASSES[first], float(confidence(float(best[first]), rival)), unchanged)
 
 
-def _verdict(by_rings: _Ranked, pixels: _Ranked, blind: bool, min_confidence: float, was: CellClass) -> Verdict:
+def _verdict(by_rings: _Ranked, pixels: _Ranked, blind: bool, min_confidence: float, was: CellClass,
+             close: bool = False) -> Verdict:
     """As an absolute read decides (`was`: the class agreed on the square): the agreed picture
     fitting best pixel by pixel means nothing changed; else the rings' choice when they have much
     to spare, the pixels' when those are sure, the rings' when they are sure enough and the pixels
     do not lean to the other kind of piece (a leader for a tile); but never when both are sure of
     different classes (a changed square is read as a move: a guess there is
-    a move nobody made)."""
+    a move nobody made). `close`: the rings' choice lies as near as this table's own pictures of
+    it lie to one another (`References.own_spread`)."""
     if blind:  # what is left of the pattern is clipped: only pixels not clipped tell anything
         by_rings = _Ranked(CellClass.UNKNOWN, 0.0)
     if (was is CellClass.TREASURE and by_rings.cls is CellClass.TILE_RED and by_rings.confidence >= _SURELY
@@ -660,9 +664,16 @@ def _verdict(by_rings: _Ranked, pixels: _Ranked, blind: bool, min_confidence: fl
     # the rings, even with much to spare, may take the one for the other; the shape, a tile's
     # corners, is the pixels' (a red pawn, with its shadow and lean, was a red tile to the rings at
     # 1.0 and a red leader to the pixels: game 492, silently). Nor, without much to spare, where
-    # the pixels see the other kind in any colour.
+    # the pixels see the other kind in any colour. Yet where the rings lie as near the piece they
+    # name as this table's own pictures of it lie to one another, a lean of the pixels, not sure,
+    # is no witness: a solid tile and a flat figure of one colour differ only about the square's
+    # corners, which a piece put down off-centre, or the board's pattern under a figure's picture
+    # taken on another square, blurs in the pixels' small picture (in ten never-tuned-on games,
+    # 30 such squares, the rings right at 29; the other, game 492's pawn, lay 2.2 times further
+    # from the red tiles' pictures than those lie from one another).
     other_kind = _shapes_differ(by_rings.cls, pixels.cls)
-    if by_rings.confidence >= _SURELY and not (other_kind and by_rings.cls.colour == pixels.cls.colour):
+    same_colour = other_kind and by_rings.cls.colour == pixels.cls.colour
+    if by_rings.confidence >= _SURELY and not (same_colour and not close):
         chosen = by_rings
     elif pixels.confidence >= min_confidence:
         chosen = pixels

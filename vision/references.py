@@ -202,6 +202,20 @@ class References:
         norms: np.ndarray = (self.scaled_prototypes**2).sum(axis=1)
         return norms
 
+    @functools.cached_property
+    def own_spread(self) -> dict[CellClass, float]:
+        """How far, by rings (`scaled_prototypes`), this table's pictures of each class lie from
+        one another: the furthest any of them lies from its nearest fellow. A square that near
+        a class's pictures looks as that class's own pieces do here."""
+        spread = {}
+        for cls, (start, end) in self.class_ranges.items():
+            each, norms = self.scaled_prototypes[start:end], self.prototype_norms[start:end]
+            if len(each) > 1:
+                squared = norms[:, None] - 2 * each @ each.T + norms[None, :]  # no K×K×F array
+                np.fill_diagonal(squared, np.inf)
+                spread[cls] = float(np.sqrt(max(float(squared.min(axis=1).max()), 0.0)))
+        return spread
+
     def named(self, cls: CellClass, kind: str) -> tuple[list[Any], np.ndarray]:
         """The dynasties or monuments (kind) among a class's examples, and each example's index
         into them (-1: not named)."""

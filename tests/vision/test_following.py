@@ -803,9 +803,11 @@ def test_the_rings_sure_enough_of_a_tile_where_the_pixels_lean_to_a_leader_name_
     the pixels, which see the shape, leaned to the red leader. Neither is named, either way round;
     the rings sure enough stand where the pixels lean to a piece of the same kind. Nor with much to
     spare: a red pawn, with its shadow and lean, was a red tile to the rings at 1.0 and a red
-    leader to the pixels at 0.01 (never-tuned-on game 492), and was named a tile, silently."""
-    def read(rings: decide._Ranked, pixels: decide._Ranked) -> CellClass:
-        return decide._verdict(rings, pixels, False, 0.5, CellClass.EMPTY_LAND).reading.cls
+    leader to the pixels at 0.01 (never-tuned-on game 492), and was named a tile, silently. Unless
+    the rings lie as near the piece they name as this table's own pictures of it lie to one another
+    (`close`): the pawn lay far further."""
+    def read(rings: decide._Ranked, pixels: decide._Ranked, close: bool = False) -> CellClass:
+        return decide._verdict(rings, pixels, False, 0.5, CellClass.EMPTY_LAND, close).reading.cls
 
     tile, leader = CellClass.TILE_RED, CellClass.LEADER_RED
     assert read(decide._Ranked(tile, 0.66), decide._Ranked(leader, 0.45)) is CellClass.UNKNOWN
@@ -815,6 +817,10 @@ def test_the_rings_sure_enough_of_a_tile_where_the_pixels_lean_to_a_leader_name_
     assert read(decide._Ranked(tile, 1.0), decide._Ranked(leader, 0.01)) is CellClass.UNKNOWN
     assert read(decide._Ranked(leader, 1.0), decide._Ranked(tile, 0.01)) is CellClass.UNKNOWN
     assert read(decide._Ranked(tile, 1.0), decide._Ranked(tile, 0.01)) is tile
+    assert read(decide._Ranked(tile, 1.0), decide._Ranked(leader, 0.01), close=True) is tile
+    assert read(decide._Ranked(leader, 1.0), decide._Ranked(tile, 0.3), close=True) is leader
+    assert read(decide._Ranked(tile, 0.66), decide._Ranked(leader, 0.45), close=True) is CellClass.UNKNOWN
+    assert read(decide._Ranked(tile, 1.0), decide._Ranked(leader, 0.6), close=True) is CellClass.UNKNOWN
     # ... but where the pixels lean to another colour's piece of the other kind, with much to spare
     # the rings name the piece: the pixels see neither its colour nor surely its shape
     black = CellClass.LEADER_BLACK

@@ -233,6 +233,22 @@ def test_a_rim_leader_whose_rim_and_rings_name_two_colours_surely_is_neither() -
     assert silent(board, reading) == []
 
 
+@pytest.mark.parametrize(("square", "piece"), [(57, CellClass.TILE_BLACK), (155, CellClass.TILE_RED),
+                                             (26, CellClass.LEADER_BLACK)])
+def test_a_solid_tile_and_a_flat_figure_of_its_colour_are_told_apart_by_rings_near_their_own(
+    square: int, piece: CellClass
+) -> None:
+    """Never-tuned-on game 1064 (solid tiles, flat discs of the same colours, a river drawn across
+    the land): a tile and a leader of one colour differ only about the square's corners. The
+    rings named each piece put down right at 1.0, as near it as the table's own pictures of it
+    lie to one another; the pixels leaned to the other kind, not surely, and the players were
+    asked at 11 of 146 moves. The rings so near their piece are believed."""
+    table = Table.of_game(1064)
+    board = Scene.setup().with_cells({square: CellTruth(piece, dynasty="bull" if piece.is_leader else None)})
+    [reading] = table.follow([board])
+    assert reading.cells[square].cls is piece
+
+
 def test_a_leader_nearer_a_colour_not_told_from_its_own_is_named_only_surely() -> None:
     """Printing 172's blue and green rims are alike (never-tuned-on game 172: its first leader, a
     green disc, was read as blue at 0.62 and the game went on with a leader nobody put down). Where
