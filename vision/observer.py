@@ -914,7 +914,8 @@ def _in_blocks(
     square shows: bare land in the shadow of a leader beside it.) Nor a face-down tile where bare
     board was agreed: a tile would have to be put down there and turned over before the monument
     covering it in one look, and the camera reads still boards (a bare square a little changed,
-    fitting its agreed picture best, was doubted against that rival)."""
+    fitting its agreed picture best, was doubted against that rival); nor where a leader was
+    agreed, which would have to be taken off first as well."""
     def building(c: int) -> bool:
         told = allowed[c]
         return told is None or bool(_IN_BLOCKS & set(told))
@@ -925,7 +926,7 @@ def _in_blocks(
         if told is None:
             return None
         gone = set() if c in blocks else set(_IN_BLOCKS)
-        if agreed[c].cls in _BARE:
+        if agreed[c].cls in _BARE or agreed[c].cls.is_leader:
             gone.add(CellClass.FACE_DOWN)
         return frozenset(told) - gone if gone & set(told) else told
 

@@ -1204,20 +1204,23 @@ def test_a_new_monument_is_named_only_where_its_quarters_and_its_blocks_colours_
     assert all(result[c].cls is CellClass.MONUMENT for c in four)
 
 
-def test_no_face_down_tile_is_a_rival_where_bare_board_was_agreed() -> None:
+def test_no_face_down_tile_is_a_rival_where_bare_board_or_a_leader_was_agreed() -> None:
     """Face-down tiles show only where tiles lay: on a bare square a tile would have to be put
-    down and turned over, before the monument covering it, within one look. There the rival no
-    set-up ever shows (it counts as fitting as badly as a known picture may) made a bare square
-    a little changed, fitting its agreed picture best, unsure (a never-tuned-on game asked)."""
+    down and turned over, before the monument covering it, within one look; where a leader
+    stood, it would have to be taken off first too. There the rival no set-up ever shows (it
+    counts as fitting as badly as a known picture may) made a bare square a little changed,
+    fitting its agreed picture best, unsure (a never-tuned-on game asked), and the bare land a
+    leader left on a dark table (game 1094, twice)."""
     block = set(block_cells(70))
     may = frozenset({CellClass.MONUMENT, CellClass.FACE_DOWN, CellClass.TILE_RED, CellClass.EMPTY_LAND})
     allowed = [may if c in block else frozenset({CellClass.EMPTY_LAND}) for c in range(CELLS)]
-    bare = min(block)
-    agreed = [CellReading(CellClass.EMPTY_LAND if c == bare or c not in block else CellClass.TILE_RED, 1.0)
+    bare, leader = sorted(block)[:2]
+    agreed = [CellReading(CellClass.EMPTY_LAND if c == bare or c not in block
+                          else CellClass.LEADER_BLACK if c == leader else CellClass.TILE_RED, 1.0)
               for c in range(CELLS)]
     told = observer_module._in_blocks(allowed, block, agreed)
-    assert told[bare] == may - {CellClass.FACE_DOWN}
-    assert all(told[c] == may for c in block - {bare})
+    assert told[bare] == told[leader] == may - {CellClass.FACE_DOWN}
+    assert all(told[c] == may for c in block - {bare, leader})
     # Where the block's squares did not all change, neither a monument nor a face-down tile.
     told = observer_module._in_blocks(allowed, block - {bare}, agreed)
     assert all(told[c] == may - {CellClass.MONUMENT, CellClass.FACE_DOWN} for c in block)
