@@ -165,16 +165,20 @@ def colour_agrees(
     light does not follow closely shows little colour) if they still show a good part of
     `cls`'s own colour and, without much to spare, are that colour dimmed rather than the black
     piece's. Nearer a colour the examples
-    do not tell from `cls` (`told_apart`), the rings say nothing: the looks must then be sure with
+    do not tell from `cls` (`told_apart`), the rings say little: the looks must then be sure with
     much to spare (every disc with a coloured rim has the same outline, and a guess between two
-    rims alike is a legal move nobody made)."""
+    rims alike is a legal move nobody made), and the colour must not lie surely nearer the other
+    (`_surely`: never-tuned-on game 1148's black-framed tile, 12 times nearer the black tiles'
+    colour than the green ones', was named green by the pixels at 0.96, silently)."""
     seen = channel_steps(colour)
     expected = {piece: channel_steps(brightness * tint * example) for piece, example in kind.each.items()}
-    nearest = min(expected, key=lambda piece: float(np.sum((seen - expected[piece]) ** 2)))
+    apart = {piece: float(np.linalg.norm(seen - steps)) for piece, steps in expected.items()}
+    nearest = min(apart, key=apart.__getitem__)
     if nearest is cls:
         return True
     if not told_apart(cls, nearest, kind):
-        return confidence >= TUNING.first.second_opinion
+        surely = TUNING.first.second_opinion
+        return confidence >= surely and _surely(apart[nearest], apart[cls]) < surely
     own = expected[cls]
     if cls in _BLACK or nearest not in _BLACK or np.linalg.norm(seen) < TUNING.leaders.pale * np.linalg.norm(own):
         return False
@@ -208,7 +212,13 @@ def colour_shown(patch: np.ndarray, kind: Colours) -> tuple[CellClass, float] | 
     steps = channel_steps(shown(patch[None], kind)[0])
     (best, cls), (other, _) = sorted(((float(np.linalg.norm(steps - channel_steps(c))), piece)
                                       for piece, c in kind.each.items()), key=lambda pair: pair[0])[:2]
-    return cls, min(1.0, (other / max(best, 1e-6) - 1) * 0.5 / TUNING.second.margin)
+    return cls, _surely(best, other)
+
+
+def _surely(best: float, other: float) -> float:
+    """How surely a colour `best` away is the one meant rather than one `other` away, as the
+    second look's confidence: 0.5 at half as far again, 0.9 (much to spare) at 1.9 times as far."""
+    return min(1.0, (other / max(best, 1e-6) - 1) * 0.5 / TUNING.second.margin)
 
 
 def told_apart(a: CellClass, b: CellClass, kind: Colours) -> bool:

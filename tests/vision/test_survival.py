@@ -253,7 +253,9 @@ def test_a_leader_nearer_a_colour_not_told_from_its_own_is_named_only_surely() -
     """Printing 172's blue and green rims are alike (never-tuned-on game 172: its first leader, a
     green disc, was read as blue at 0.62 and the game went on with a leader nobody put down). Where
     the ring is nearest a colour the calibration does not tell from the one read, the looks must
-    be sure with much to spare; nearest its own colour, the ring agrees however sure they are."""
+    be sure with much to spare, and the ring not surely nearer the other colour (never-tuned-on
+    game 1148: a black-framed tile twelve times nearer the black tiles' colour, green to the
+    pixels at 0.96, silently); nearest its own colour, the ring agrees however sure they are."""
     references = Table(unseen.random_printing(172)).observer.calibration.references
     assert references is not None
     white = np.ones(3, np.float32)
@@ -264,7 +266,10 @@ def test_a_leader_nearer_a_colour_not_told_from_its_own_is_named_only_surely() -
         shown = kind.each[b]
         assert leaders.colour_agrees(b, shown, 1.0, white, kind, 0.6)
         assert not leaders.colour_agrees(a, shown, 1.0, white, kind, 0.6)
-        assert leaders.colour_agrees(a, shown, 1.0, white, kind, 0.95)
+        assert not leaders.colour_agrees(a, shown, 1.0, white, kind, 0.95)
+        between = 0.45 * kind.each[a] + 0.55 * kind.each[b]
+        assert leaders.colour_agrees(a, between, 1.0, white, kind, 0.95)
+        assert not leaders.colour_agrees(a, between, 1.0, white, kind, 0.6)
 
 
 def test_a_narrow_border_and_things_beside_the_board_do_not_stop_the_reading() -> None:
