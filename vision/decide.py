@@ -124,6 +124,7 @@ class _Ranked(NamedTuple):
     cls: CellClass
     confidence: float
     unchanged: bool = False
+    distance: float = float("inf")  # how far the nearest picture of `cls` lies, by this measure
 
 
 def decide(
@@ -243,7 +244,7 @@ def decide(
             others = labels != _REFERENCE
             by_rings = _ranked(near[others], labels[others], was, unseen, confidence_of, _T.unseen_rings)
         spread = references.own_spread.get(by_rings.cls)
-        close = spread is not None and float(near[labels == CODES[by_rings.cls]].min(initial=np.inf)) <= spread
+        close = spread is not None and by_rings.distance <= spread
         verdict = _verdict(by_rings, pixels, bool(blind[k]), min_confidence, was, close)
         verdict = verdict._replace(darker=however.unchanged and not pixels.unchanged)
         if cell in wide and _rings_barely(verdict, by_rings, was) and pixels.cls is not verdict.reading.cls:
@@ -595,7 +596,7 @@ def _ranked(
     first, second = (int(i) for i in np.argsort(best, kind="stable")[:2])
     rival = min(float(best[second]), unknown) if unseen else float(best[second])
     unchanged = bool(reference.any()) and first == CODES[was] and float(apart[reference].min()) <= best[first]
-    return _Ranked(_CLASSES[first], float(confidence(float(best[first]), rival)), unchanged)
+    return _Ranked(_CLASSES[first], float(confidence(float(best[first]), rival)), unchanged, float(best[first]))
 
 
 def _verdict(by_rings: _Ranked, pixels: _Ranked, blind: bool, min_confidence: float, was: CellClass,

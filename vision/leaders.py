@@ -174,15 +174,15 @@ def colour_agrees(
     expected = {piece: channel_steps(brightness * tint * example) for piece, example in kind.each.items()}
     apart = {piece: float(np.linalg.norm(seen - steps)) for piece, steps in expected.items()}
     nearest = min(apart, key=apart.__getitem__)
+    surely = TUNING.first.second_opinion
     if nearest is cls:
         return True
     if not told_apart(cls, nearest, kind):
-        surely = TUNING.first.second_opinion
         return confidence >= surely and _surely(apart[nearest], apart[cls]) < surely
     own = expected[cls]
     if cls in _BLACK or nearest not in _BLACK or np.linalg.norm(seen) < TUNING.leaders.pale * np.linalg.norm(own):
         return False
-    if confidence >= TUNING.first.second_opinion:
+    if confidence >= surely:
         return True
     # Without much to spare, `cls`'s colour dimmed (a shadow scales every step alike) must fit
     # better than the black piece's: a pale tile with a dark frame shows much colour where it is
