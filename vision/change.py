@@ -65,6 +65,7 @@ class Reference(NamedTuple):
     highest: np.ndarray  # H×W×3 float32: the brightest the picture shows within _SHIFT of each pixel
     lowest: np.ndarray  # ... and the darkest
     detail: np.ndarray  # CELLS: how much the picture varies within _SHIFT, on each square's inner part
+    burnt: np.ndarray  # CELLS bool: the squares a glare burnt out (TUNING.washed of them clipped)
 
 
 def reference(picture: np.ndarray) -> Reference:
@@ -74,7 +75,9 @@ def reference(picture: np.ndarray) -> Reference:
     reach = np.ones((2 * _SHIFT + 1, 2 * _SHIFT + 1), np.uint8)
     highest, lowest = cv2.dilate(before, reach), cv2.erode(before, reach)
     spread = highest - lowest
-    return Reference(picture, _parts(picture), highest, lowest, _inner(_summed(spread * spread), px))
+    clipped = (_brightest(picture) >= TUNING.clipped).astype(np.float32)
+    burnt = cv2.resize(clipped, (COLUMNS, ROWS), interpolation=cv2.INTER_AREA).reshape(CELLS) >= TUNING.washed
+    return Reference(picture, _parts(picture), highest, lowest, _inner(_summed(spread * spread), px), burnt)
 
 
 def _parts(image: np.ndarray) -> np.ndarray:
@@ -257,6 +260,18 @@ def compare(top_down: np.ndarray, before: Reference) -> Change:
     detail = np.stack([np.ones(CELLS), before.detail], axis=1)
     undone = np.concatenate([detail, _inner(glare * glare, px)[:, None]], axis=1)
     score = difference / np.minimum(_noise(difference, detail), _noise(difference, undone))
+    # Squares a glare burnt out in the agreed picture differ by what is left of it undone, often
+    # far more than any noise (a lamp switched off), or not at all where burnt out now too. More
+    # of them than the fit leaves out (a quarter of the board) make the noise the rest is measured
+    # against theirs: the rest is measured on its own too, where it is enough squares for the fit,
+    # and stands out of either (never-tuned-on game 1173: a lamp's reflection over 103 squares
+    # went, and a blue tile put down on the river at the other side, 4 times its noise so
+    # measured, was never read; on its own, 2000 times).
+    shown = ~before.burnt
+    burnt = CELLS - np.count_nonzero(shown)
+    if burnt > (1 - _T.typical) * CELLS and CELLS - burnt >= _T.parts_per_term * undone.shape[1]:
+        rest, plain, glared = difference[shown], detail[shown], undone[shown]
+        score[shown] = np.maximum(score[shown], rest / np.minimum(_noise(rest, plain), _noise(rest, glared)))
     return Change(gain, glare, score.astype(np.float32), score > _T.changed)
 
 
