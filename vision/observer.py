@@ -968,11 +968,17 @@ def _under_new_monuments(
     quarter over a tile of its own colour (a temple under a red monument) may be read as that tile;
     kept as it, that quarter was never doubted, and the players, asked only of the others, left it
     a sure tile under the monument (never-tuned-on game 413: a red tile at the board's corner read
-    under a red/green monument in 48 looks, to the game's end)."""
+    under a red/green monument in 48 looks, to the game's end). Not the quarters of a block beside
+    a monument read whole, its quarters in that block all that block has of it: leaning out over a
+    square beside it, that monument changed the square's picture, and the tile there is still read
+    (never-tuned-on game 1197: a red tile beside a monument built at the board's edge, unsure)."""
     new = set(changed)
+    built = {c for c in new if cells[c].cls is CellClass.MONUMENT}
+    whole = [quad for quad in _QUADS if quad & built and all(cells[c].cls is CellClass.MONUMENT for c in quad)]
     kept: list[int] = []
     for quad in _QUADS:
-        if quad <= building and any(c in new and cells[c].cls is CellClass.MONUMENT for c in quad):
+        beside = any(quad & built <= other for other in whole if other != quad)
+        if quad <= building and quad & built and not beside:
             kept += [c for c in sorted(quad) if c in alike and cells[c].cls.is_tile and c not in kept]
     return kept
 

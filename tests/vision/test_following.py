@@ -947,6 +947,25 @@ def test_a_monument_quarter_read_as_the_tile_under_it_is_the_monuments(
     assert red not in (reading.changed or ()) and reading.cells[red].cls is CellClass.TILE_RED
 
 
+def test_a_tile_beside_a_monument_read_whole_is_read_still_not_taken_for_a_quarter() -> None:
+    """A monument built at the board's edge leans out over the square beside it as the camera sees
+    it, and the tile there changes its picture: read as that tile, it is not left unread as a
+    quarter of the block it shares with the monument when all four of the monument's quarters are
+    read (never-tuned-on game 1197: a red tile on A9 asked about). With only three read, which
+    block the monument stands on is not known: both tiles read are left unread."""
+    block = block_cells(144)  # A10-B11
+    beside = 128  # A9, in the block A9-B10 with two of the monument's quarters
+    building = frozenset({*block, beside, beside + 1})
+    cells = [CellReading(CellClass.EMPTY_LAND, 1.0)] * CELLS
+    for c in block:
+        cells[c] = CellReading(CellClass.MONUMENT, 1.0)
+    cells[beside] = CellReading(CellClass.TILE_RED, 1.0)
+    changed = sorted({*block, beside})
+    assert observer_module._under_new_monuments(cells, changed, {beside}, building) == []
+    cells[160] = CellReading(CellClass.TILE_RED, 1.0)
+    assert observer_module._under_new_monuments(cells, changed, {beside, 160}, building) == [beside, 160]
+
+
 def test_a_monument_is_named_only_among_those_that_may_stand_and_were_shown() -> None:
     assert monuments.that_may_stand({"red"}, ()) == (("red", "blue"), ("red", "green"), ("red", "black"))
     assert monuments.that_may_stand({"red"}, {("red", "blue")}) == (("red", "green"), ("red", "black"))
