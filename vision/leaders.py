@@ -163,8 +163,8 @@ def colour_agrees(
     every channel, leaves the steps between channels as they were. The steps must be nearest
     `cls`'s examples' under the square's light, or the black piece's (a piece in a shadow the
     light does not follow closely shows little colour) if they still show a good part of
-    `cls`'s own colour and, without much to spare, are that colour dimmed rather than the black
-    piece's. Nearer a colour the examples
+    `cls`'s own colour and, without much to spare or surely nearer the black piece's, are that
+    colour dimmed rather than the black piece's. Nearer a colour the examples
     do not tell from `cls` (`told_apart`), the rings say little: the looks must then be sure with
     much to spare (every disc with a coloured rim has the same outline, and a guess between two
     rims alike is a legal move nobody made), and the colour must not lie surely nearer the other
@@ -182,11 +182,13 @@ def colour_agrees(
     own = expected[cls]
     if cls in _BLACK or nearest not in _BLACK or np.linalg.norm(seen) < TUNING.leaders.pale * np.linalg.norm(own):
         return False
-    if confidence >= surely:
+    if confidence >= surely and _surely(apart[nearest], apart[cls]) < surely:
         return True
-    # Without much to spare, `cls`'s colour dimmed (a shadow scales every step alike) must fit
-    # better than the black piece's: a pale tile with a dark frame shows much colour where it is
-    # black (game 493's black tile read green by both looks, 0.54 and 0.66).
+    # Without much to spare, or surely nearer the black piece's colour (`_surely`, as above), `cls`'s
+    # colour dimmed (a shadow scales every step alike) must fit better than the black piece's: a
+    # pale tile with a dark frame shows much colour where it is black (game 493's black tile read
+    # green by both looks, 0.54 and 0.66; never-tuned-on game 1231's, green to the rings at 1.0,
+    # 4.5 times nearer the black tiles' colour than the green ones', silently).
     dimmed = float(np.clip(np.sum(seen * own) / max(float(np.sum(own**2)), 1e-6), TUNING.leaders.pale, 1.0))
     return float(np.sum((seen - dimmed * own) ** 2)) < float(np.sum((seen - expected[nearest]) ** 2))
 

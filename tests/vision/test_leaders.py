@@ -138,15 +138,18 @@ def test_nearer_black_a_colour_stands_without_much_to_spare_only_if_it_is_that_c
     """Pale tiles with a coloured frame: the black one shows much colour, its pale face's. A
     colour nearer the black tile's than the green one's is the green tile in a shadow only where
     it is green's own steps made smaller (a shadow scales them all alike), or where the looks are
-    sure with much to spare; a colour unlike green's, nearer black's, is not green (game 493's
-    black tile read green by both looks, 0.54 and 0.66, silently)."""
+    sure with much to spare and it is not surely nearer black's; a colour unlike green's, nearer
+    black's, is not green (game 493's black tile read green by both looks, 0.54 and 0.66,
+    silently; never-tuned-on game 1231's, green to the rings at 1.0, 4.5 times nearer black's)."""
     pale = {CellClass.TILE_GREEN: (82.0, 118.0, 125.0), CellClass.TILE_BLACK: (102.0, 131.0, 171.0),
             CellClass.TILE_RED: (88.0, 102.0, 167.0), CellClass.TILE_BLUE: (119.0, 118.0, 140.0)}
     kind = leaders.Colours((0,), {cls: np.array([bgr]) for cls, bgr in pale.items()}, 2.0)
     white = np.ones(3)
-    blackish = np.array([[95.0, 122.0, 165.0]])  # nearer black's steps, not green's dimmed
+    blackish = np.array([[95.0, 122.0, 165.0]])  # surely nearer black's steps, not green's dimmed
     assert not leaders.colour_agrees(CellClass.TILE_GREEN, blackish, 1.0, white, kind, 0.66)
-    assert leaders.colour_agrees(CellClass.TILE_GREEN, blackish, 1.0, white, kind, 1.0)
+    assert not leaders.colour_agrees(CellClass.TILE_GREEN, blackish, 1.0, white, kind, 1.0)
+    between = np.array([[89.5, 121.0, 147.0]])  # nearer black's, 1.4 times: not surely
+    assert leaders.colour_agrees(CellClass.TILE_GREEN, between, 1.0, white, kind, 1.0)
     assert leaders.colour_agrees(CellClass.TILE_BLACK, blackish, 1.0, white, kind, 0.66)
     solid = leaders.Colours((0,), {CellClass.TILE_GREEN: np.array([[60.0, 150.0, 50.0]]),
                                    CellClass.TILE_BLACK: np.array([[40.0, 40.0, 42.0]])}, 2.0)
