@@ -27,7 +27,9 @@ from typing import NamedTuple
 import cv2
 import numpy as np
 
+from vision.light import burnt
 from vision.reading import CELLS, COLUMNS, ROWS
+from vision.rectify import cells
 from vision.tuning import TUNING
 
 _T = TUNING.change
@@ -65,7 +67,7 @@ class Reference(NamedTuple):
     highest: np.ndarray  # H×W×3 float32: the brightest the picture shows within _SHIFT of each pixel
     lowest: np.ndarray  # ... and the darkest
     detail: np.ndarray  # CELLS: how much the picture varies within _SHIFT, on each square's inner part
-    burnt: np.ndarray  # CELLS bool: the squares a glare burnt out (TUNING.washed of them clipped)
+    burnt: np.ndarray  # CELLS: the share of each square a glare burnt out (`light.burnt`)
 
 
 def reference(picture: np.ndarray) -> Reference:
@@ -75,9 +77,8 @@ def reference(picture: np.ndarray) -> Reference:
     reach = np.ones((2 * _SHIFT + 1, 2 * _SHIFT + 1), np.uint8)
     highest, lowest = cv2.dilate(before, reach), cv2.erode(before, reach)
     spread = highest - lowest
-    clipped = (_brightest(picture) >= TUNING.clipped).astype(np.float32)
-    burnt = cv2.resize(clipped, (COLUMNS, ROWS), interpolation=cv2.INTER_AREA).reshape(CELLS) >= TUNING.washed
-    return Reference(picture, _parts(picture), highest, lowest, _inner(_summed(spread * spread), px), burnt)
+    return Reference(picture, _parts(picture), highest, lowest, _inner(_summed(spread * spread), px),
+                     burnt(cells(picture, px)))
 
 
 def _parts(image: np.ndarray) -> np.ndarray:
@@ -267,9 +268,9 @@ def compare(top_down: np.ndarray, before: Reference) -> Change:
     # and stands out of either (never-tuned-on game 1173: a lamp's reflection over 103 squares
     # went, and a blue tile put down on the river at the other side, 4 times its noise so
     # measured, was never read; on its own, 2000 times).
-    shown = ~before.burnt
-    burnt = CELLS - np.count_nonzero(shown)
-    if burnt > (1 - _T.typical) * CELLS and CELLS - burnt >= _T.parts_per_term * undone.shape[1]:
+    shown = before.burnt < TUNING.washed
+    hidden = CELLS - np.count_nonzero(shown)
+    if hidden > (1 - _T.typical) * CELLS and CELLS - hidden >= _T.parts_per_term * undone.shape[1]:
         rest, plain, glared = difference[shown], detail[shown], undone[shown]
         score[shown] = np.maximum(score[shown], rest / np.minimum(_noise(rest, plain), _noise(rest, glared)))
     return Change(gain, glare, score.astype(np.float32), score > _T.changed)

@@ -31,7 +31,7 @@ import numpy as np
 
 from vision import geometry, leaders, rings
 from vision.first_look import confidence_of
-from vision.light import Light
+from vision.light import Light, burnt
 from vision.reading import CELLS, COLUMNS, ROWS, CellClass, CellReading
 from vision.rectify import PX_PER_SQUARE, cells
 from vision.references import References
@@ -452,14 +452,6 @@ def put_down(cls: CellClass, was: CellClass) -> bool:
 def _unsure(verdict: Verdict) -> Verdict:
     """The square unsure, as dazzled as the verdict said."""
     return Verdict(CellReading(CellClass.UNKNOWN, 0.0), False, verdict.dazzled)
-
-
-def burnt(patches: np.ndarray) -> np.ndarray:
-    """The share of each square's pixels (n patches, px × px × 3) a glare burnt out: some
-    channel clipped."""
-    clipped = patches.max(axis=3) >= TUNING.clipped
-    share: np.ndarray = clipped.reshape(len(patches), -1).mean(axis=1)
-    return share
 
 
 def _disputed(verdict: Verdict, by_rings: _Ranked, was: CellClass, min_confidence: float) -> bool:

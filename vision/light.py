@@ -33,6 +33,14 @@ def cell_colours(top_down: np.ndarray, px: int = PX_PER_SQUARE) -> np.ndarray:
     return result
 
 
+def burnt(patches: np.ndarray) -> np.ndarray:
+    """The share of each square's pixels (n patches, px × px × 3) a glare burnt out: some
+    channel clipped."""
+    clipped = patches.max(axis=3) >= TUNING.clipped
+    share: np.ndarray = clipped.reshape(len(patches), -1).mean(axis=1)
+    return share
+
+
 def _around(grid: np.ndarray, reach: int) -> np.ndarray:
     """The values of the squares around each square, itself left out: (neighbours, CELLS, ...)."""
     padded = np.pad(grid, ((reach, reach), (reach, reach), (0, 0)), mode="edge")

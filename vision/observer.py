@@ -429,7 +429,7 @@ class Observer:
         if agreed.seen.rim is not None:
             off_rim = off_rim & ~gate.pattern_kept(rim, agreed.seen.rim)
         sides = _sides(off_rim, covered)
-        burnt, then = _burnt(top_down), _burnt(agreed.seen.picture)
+        burnt, then = _burnt(top_down), agreed.picture.burnt
         compared = {int(c) for c in np.flatnonzero(seen.changed)}
         # At the shorter exposure, also the squares burnt out in the agreed picture that changed since
         # the last agreed picture at that exposure: compared with a burnt-out agreed picture, a piece
@@ -727,7 +727,7 @@ class Observer:
             return None
         then = agreed.dark
         seen = change.compare(darker, then.picture)
-        burnt = np.maximum(_burnt(darker), _burnt(then.picture.picture))
+        burnt = np.maximum(_burnt(darker), then.picture.burnt)
         return {c: bool(seen.changed[c]) for c in range(CELLS)
                 if burnt[c] < TUNING.washed and _same(then.cells[c], agreed.cells[c])}
 
@@ -771,7 +771,7 @@ def _shift(before: np.ndarray, now: np.ndarray) -> float:
 
 def _burnt(top_down: np.ndarray) -> np.ndarray:
     """The share of each square's pixels a glare burnt out (some channel clipped): CELLS."""
-    return decide.burnt(rectify.cells(top_down))
+    return light.burnt(rectify.cells(top_down))
 
 
 def _pixels_of(squares: Collection[int], px: int) -> np.ndarray:
