@@ -174,21 +174,23 @@ def colour_agrees(
     expected = {piece: channel_steps(brightness * tint * example) for piece, example in kind.each.items()}
     apart = {piece: float(np.linalg.norm(seen - steps)) for piece, steps in expected.items()}
     nearest = min(apart, key=apart.__getitem__)
-    surely = TUNING.first.second_opinion
     if nearest is cls:
         return True
+    surely = TUNING.first.second_opinion
+    # Sure with much to spare, and not surely nearer the colour it lies nearest (`_surely`).
+    sure = confidence >= surely and _surely(apart[nearest], apart[cls]) < surely
     if not told_apart(cls, nearest, kind):
-        return confidence >= surely and _surely(apart[nearest], apart[cls]) < surely
+        return sure
     own = expected[cls]
     if cls in _BLACK or nearest not in _BLACK or np.linalg.norm(seen) < TUNING.leaders.pale * np.linalg.norm(own):
         return False
-    if confidence >= surely and _surely(apart[nearest], apart[cls]) < surely:
+    if sure:
         return True
-    # Without much to spare, or surely nearer the black piece's colour (`_surely`, as above), `cls`'s
-    # colour dimmed (a shadow scales every step alike) must fit better than the black piece's: a
-    # pale tile with a dark frame shows much colour where it is black (game 493's black tile read
-    # green by both looks, 0.54 and 0.66; never-tuned-on game 1231's, green to the rings at 1.0,
-    # 4.5 times nearer the black tiles' colour than the green ones', silently).
+    # Without much to spare, or surely nearer the black piece's colour, `cls`'s colour dimmed (a
+    # shadow scales every step alike) must fit better than the black piece's: a pale tile with a
+    # dark frame shows much colour where it is black (game 493's black tile read green by both
+    # looks, 0.54 and 0.66; never-tuned-on game 1231's, green to the rings at 1.0, 4.5 times nearer
+    # the black tiles' colour than the green ones', silently).
     dimmed = float(np.clip(np.sum(seen * own) / max(float(np.sum(own**2)), 1e-6), TUNING.leaders.pale, 1.0))
     return float(np.sum((seen - dimmed * own) ** 2)) < float(np.sum((seen - expected[nearest]) ** 2))
 
