@@ -388,7 +388,7 @@ class Observer:
             # A glare spot at the edge leaves squares unreadable as an arm does; a shorter
             # exposure shows them (an arm blocks the glare, and the darker picture's own read
             # refuses it).
-            cells = self._darker_look(darker, cells, unsure, now)
+            cells = self._darker_look(darker, cells, unsure, now) or cells
             unsure = tuple(i for i, cell in enumerate(cells) if cell.cls is CellClass.UNKNOWN)
             obscured &= set(unsure)
         # An arm is judged from what the first look could not read, so the second look's
@@ -572,18 +572,28 @@ class Observer:
             return _arm(arm, now)
         # Where a glare burnt the square out in both pictures nothing shows a change, and where it
         # burnt out part of one a pale piece may not show: a shorter exposure may show one;
-        # failing that the square holds what was agreed (a piece put down there unseen leaves
-        # the move unexplained, and the players are asked).
+        # failing that the square holds what was agreed. But where a new reflection burnt it out
+        # all but wholly and the shorter exposure taken cannot be read, it shows nothing, of a
+        # piece put down or of the bare board agreed, and the players are asked (never-tuned-on
+        # game 1291: a pale tile with a green frame put down under a lamp's new reflection, the
+        # shorter exposure refused as an arm reaching in, and the square kept as bare land).
+        looked, unseen = None, set()
         if darker is not None and (dazzled & set(unsure) or blind - set(changed)):
-            again = list(self._darker_look(darker, tuple(cells), tuple(sorted(set(unsure) | blind)), now,
-                                           seen_changed, washed_then))
+            looked = self._darker_look(darker, tuple(cells), tuple(sorted(set(unsure) | blind)), now,
+                                       seen_changed, washed_then)
+            if looked is None:
+                unseen = {c for c in blind if burnt[c] >= TUNING.second.burnt_out and then[c] < TUNING.dazzled}
+        if looked is not None or unseen:
+            again = list(looked or cells)
             # Where the glare left most of a square and the first look read it, what the shorter
             # exposure cannot read (a dark piece at half the light) stays as first read.
             for c in blind - set(unsure):
                 if again[c].cls is CellClass.UNKNOWN and burnt[c] < TUNING.washed:
                     again[c] = cells[c]
+            for c in unseen:
+                again[c] = CellReading(CellClass.UNKNOWN, 0.0)
             changed = sorted(c for c in set(changed) | blind if not _same(again[c], agreed.cells[c]))
-            cells = list(again)
+            cells = again
             unsure = tuple(c for c in changed if cells[c].cls is CellClass.UNKNOWN)
         return replace(_read_ok(tuple(cells), unsure, now, message), changed=tuple(changed))
 
@@ -660,24 +670,26 @@ class Observer:
         now: float,
         seen_changed: Collection[int] = (),
         burnt_then: Collection[int] = (),
-    ) -> tuple[CellReading, ...]:
+    ) -> tuple[CellReading, ...] | None:
         """The squares a glare made unreadable, read again from a shorter exposure, where the
-        glare no longer saturates the sensor. Whatever goes wrong with that picture (the camera
-        cannot take it, a hand came in), the first reading stands. seen_changed: squares the
+        glare no longer saturates the sensor; None when the picture taken cannot be read (the
+        camera failed, a hand came in), and the first reading stands. seen_changed: squares the
         first picture read surely as holding something else than agreed; burnt_then: squares the
         agreed picture was burnt out on."""
         try:
             frame = darker()
         except CameraError:
+            return None
+        if frame is None:  # a camera whose exposure cannot be set: the first reading is all there is
             return cells
-        if frame is None or frame_problem(frame) is not None:
-            return cells
+        if frame_problem(frame) is not None:
+            return None
         # Compared with an agreed picture burnt out there, a change may not show: of the squares the
         # first picture saw change, those are read among what may stand there whatever the comparison.
         look_at = frozenset(set(seen_changed) & set(unsure) & set(burnt_then))
         again = self._read(frame, now, None, remember=False, look_at=look_at)
         if not again.ok or self._darker is None:
-            return cells
+            return None
         assert self.calibration is not None
         seen = _only_what_can_be(tuple(again.cells[i] if i in unsure else cell for i, cell in enumerate(cells)),
                                  self.calibration.board, self._building())

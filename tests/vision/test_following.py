@@ -14,6 +14,7 @@ from conftest import SIZE, calibrated, cover, shadowed
 from vision import calibration as calib
 from vision import decide, geometry, monuments, rectify
 from vision import observer as observer_module
+from vision.camera import CameraError
 from vision.observer import Observer
 from vision.reading import CELLS, COLUMNS, BoardReading, CellClass, CellReading, ReadStatus, block_cells
 from vision.second_look import LOOK_PX, fit_loss, sides
@@ -324,6 +325,38 @@ def test_a_piece_a_glare_hides_is_looked_for_through_a_shorter_exposure() -> Non
     darker = synthetic.render(moved, size=SIZE, conditions=table.conditions.exposed(0.5), seed=2).frame
     reading = table.observer.read(frame, darker=lambda: darker)
     assert reading.ok and square in reading.changed and reading.cells[square].cls is CellClass.TILE_RED
+
+
+def test_a_square_a_new_reflection_burns_out_is_asked_about_when_no_shorter_exposure_reads_it() -> None:
+    """A lamp switched on after the agreement burns squares out wholly: that picture shows nothing
+    there, of a piece put down or of the bare board agreed (never-tuned-on game 1291: a pale tile
+    with a green frame, read as the bare land agreed, surely). Where the shorter exposure taken
+    cannot be read (the camera failed, the picture is unusable, a hand came in), they are unsure:
+    the players are asked, and the move is not lost. (A shorter exposure that can be read shows
+    them: the lamp tests below.)"""
+    table = Table("classic")
+    scene = busy(16)
+    table.agreed(scene)
+    assert table.observer.calibration is not None
+    homography = table.observer.calibration.homography
+    lit = replace(table.conditions, glare=Glare(x=0.6, y=0.3, radius=0.12, strength=1.5), lamp=0.3)
+    burnt = (rectify.cells(rectify.rectify(table.frame(scene, lit), homography)).max(axis=3)
+             >= TUNING.clipped).mean(axis=(1, 2))
+    square = next(c for c in free_land(scene) if burnt[c] >= 0.99)
+    moved = scene.with_cells({square: CellTruth(CellClass.TILE_RED)})
+    frame = table.frame(moved, lit)
+
+    def camera_fails() -> np.ndarray:
+        raise CameraError("The Raspberry Pi camera stopped sending pictures.")
+
+    hand = replace(lit, exposure=0.5, hands=(synthetic.Hand(edge="top", along=0.6, reach=0.4),))
+    refused = synthetic.render(moved, size=SIZE, conditions=hand, seed=5).frame
+    for darker in (camera_fails, lambda: frame[:10], lambda: refused):
+        reading = table.observer.read(frame, darker=darker)
+        assert reading.ok, reading.message
+        assert reading.cells[square].cls is CellClass.UNKNOWN
+        assert square in reading.changed and square in reading.low_confidence
+        assert all(seen == "unknown" for _, _, seen in wrong(moved, reading))
 
 
 def test_a_piece_put_down_where_a_lamp_burnt_out_both_pictures_is_seen_at_the_shorter_exposure() -> None:
