@@ -529,6 +529,13 @@ class Observer:
         held = doubted - compared
         unlike = {c for c, verdict in zip(flagged, verdicts, strict=True)
                   if not (verdict.unchanged or verdict.darker) and c not in held}
+        # At the shorter exposure, compared with the agreed picture at the full one, the squares
+        # under a lamp's reflection are unlike it whatever lies there; the last agreed picture at
+        # the shorter exposure tells of an arm over them (never-tuned-on game 1291: a reflection
+        # that burnt out 20 squares at the top edge in the agreed picture, and the shorter exposure
+        # refused as an arm at every look, while a blue tile was put down among them).
+        if shot.shorter and shot.dark is not None:
+            unlike -= {c for c, changed in shot.dark.items() if not changed}
         # ... and of those, the ones read as something else than agreed with little to spare, or
         # not read at all, or read as agreed less than surely enough (a piece put down and read
         # surely, or one nudged and read as itself, or bare board where a glare went, is no doubt).

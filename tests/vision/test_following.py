@@ -359,6 +359,48 @@ def test_a_square_a_new_reflection_burns_out_is_asked_about_when_no_shorter_expo
         assert all(seen == "unknown" for _, _, seen in wrong(moved, reading))
 
 
+def test_squares_a_reflection_burnt_out_in_the_agreed_picture_are_no_arm_at_the_shorter_exposure(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A lamp's reflection burnt out squares at the top edge in the agreed picture. At the shorter
+    exposure, compared with that picture, they are all unlike it whatever lies there, and with one
+    square at the reflection's fringe read with little to spare they made an arm reaching in, at
+    every look (never-tuned-on game 1291: a blue tile put down among them was never read). The
+    last agreed picture at the shorter exposure tells of an arm there: it sees them unchanged."""
+    table = Table("classic")
+    scene = busy(16)
+    table.agreed(scene)
+    row_0 = [c for c in range(4, 10) if scene.cells[c].cls is CellClass.EMPTY_RIVER]
+    square, fringe = row_0[0], COLUMNS + 9
+
+    def lamp(board: Scene, seed: int) -> tuple[np.ndarray, np.ndarray]:
+        frame = table.frame(board)
+        (left, top), (right, bottom) = table.at(4, -0.3).astype(int), table.at(10, 1.25).astype(int)
+        frame[top:bottom, left:right] = 255
+        return frame, synthetic.render(board, size=SIZE, conditions=table.conditions.exposed(0.5), seed=seed).frame
+
+    frame, darker = lamp(scene, 3)
+    assert table.observer.read(frame, darker=lambda: darker).ok
+    table.observer.agree(shown(scene))
+    judge, looks = decide.decide, []
+
+    def fringe_in_doubt(picture: decide.Scene, squares: list[int], *rest: object) -> list[decide.Verdict]:
+        verdicts = judge(picture, squares, *rest)  # type: ignore[arg-type]
+        looks.append(squares)
+        if len(looks) == 1:  # the full exposure
+            return verdicts
+        unsure = decide.Verdict(CellReading(CellClass.UNKNOWN, 0.0), False, False)
+        return [unsure if c == fringe else v for c, v in zip(squares, verdicts, strict=True)]
+
+    monkeypatch.setattr(observer_module.decide, "decide", fringe_in_doubt)
+    moved = scene.with_cells({square: CellTruth(CellClass.TILE_BLUE)})
+    frame, darker = lamp(moved, 4)
+    reading = table.observer.read(frame, darker=lambda: darker)
+    assert fringe in looks[1] and square in looks[1]
+    assert reading.ok, reading.message
+    assert square in reading.changed and reading.cells[square].cls is CellClass.TILE_BLUE
+
+
 def test_a_piece_put_down_where_a_lamp_burnt_out_both_pictures_is_seen_at_the_shorter_exposure() -> None:
     """A lamp's reflection burns out most of the board in the agreed picture and in the picture
     now alike (never-tuned-on game 812: 134–144 squares), so neither shows the piece put down there,
