@@ -9,7 +9,7 @@ read as a new move.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 
 from vision.reading import CELLS, BoardReading, CellClass, CellReading
@@ -50,6 +50,7 @@ _BOARD_MOVES = (PlaceTile, PlaceLeader, Withdraw, PlaceCatastrophe)
 # Two actions change at most a dozen squares (two catastrophes each stranding leaders, a tile and its
 # monument, a leader moved): more than that is a bumped board or a misread, not a move to search for.
 MOST_CHANGED = 12
+MOST_UNSEEN = 2  # squares one action may have changed unseen (a leader moved: the square it left)
 # Pending decisions the camera cannot see: a search for a second action stops there.
 _BUTTON_DECISIONS = frozenset({PendingKind.SUPPORT, PendingKind.WAR_ORDER, PendingKind.MONUMENT})
 
@@ -283,6 +284,18 @@ class Tracker:
     def reconcile(self, state: GameState, reading: BoardReading, *, earlier: Sequence[GameState] = ()) -> Outcome:
         """Explain `reading` from `state`. `earlier` are the states before each of the last actions (the
         latest last), so a board put back the way it was is offered as a takeback."""
+        outcome = self._reconcile(state, reading, earlier)
+        if not isinstance(outcome, Unclear):
+            self._unclear_streak = 0
+        return outcome
+
+    def _unclear(self, cells: Sequence[int]) -> Unclear:
+        """Squares to look at again; the players are asked when they stay unclear `patience` looks."""
+        self._unclear_streak += 1
+        names = ", ".join(cell_name(c) for c in cells)
+        return Unclear(f"I cannot see {names} clearly", tuple(cells), self._unclear_streak >= self.patience)
+
+    def _reconcile(self, state: GameState, reading: BoardReading, earlier: Sequence[GameState]) -> Outcome:
         if not reading.ok:
             return Unclear(reading.message or reading.status.value)
         if len(reading.cells) != CELLS:
@@ -292,10 +305,7 @@ class Tracker:
         low = frozenset(reading.low_confidence)
         unclear = tuple(sorted(low & _mutable(state, owed_now)))
         if unclear:
-            self._unclear_streak += 1
-            names = ", ".join(cell_name(c) for c in unclear)
-            return Unclear(f"I cannot see {names} clearly", unclear, self._unclear_streak >= self.patience)
-        self._unclear_streak = 0
+            return self._unclear(unclear)
         # An unreadable square that no legal action of these players can change shows what it showed.
         seen = tuple(CellReading(expected[c].cls, 0.0, expected[c].dynasty, expected[c].monument) if c in low
                      else reading.cells[c] for c in range(CELLS))
@@ -316,6 +326,9 @@ class Tracker:
             return Explained(partial[0], complete=False)
         if partial:
             return Ambiguous(tuple(partial), tuple(changed))
+        unseen = self._unseen(state, seen, changed, owed_now, reading.changed)
+        if unseen:
+            return self._unclear(unseen)
         return self._mismatch(state, expected, seen, changed)
 
     # --- the search ------------------------------------------------------------------------------
@@ -332,12 +345,7 @@ class Tracker:
         explain part of it before a decision only the buttons can give."""
         full: dict[GameState, tuple[Action, ...]] = {}
         partial: dict[GameState, tuple[Action, ...]] = {}
-        for first in _candidates(state, seen, changed):
-            step = _try(state, [first])
-            if step is None:
-                continue
-            after, chores = step
-            stale = owed | chores
+        for first, after, stale in _steps(state, seen, changed, owed):
             expected = expected_cells(after)
             if self._fits(expected, seen, stale):
                 full.setdefault(after, (first,))
@@ -358,6 +366,23 @@ class Tracker:
         # instead of moving) would spend an action the players did not mean to spend.
         shortest = min((len(found) for found in full.values()), default=0)
         return [found for found in full.values() if len(found) == shortest], ([] if full else list(partial.values()))
+
+    def _unseen(self, state: GameState, seen: Sequence[CellReading], changed: Sequence[int], owed: frozenset[int],
+                looked: Sequence[int] | None) -> tuple[int, ...]:
+        """The squares where one legal action that explains every change seen leaves another piece,
+        or none, than the camera names, when it did not see them change (`looked`: the squares it
+        did; None when it read the whole board): a piece lifted where the light changed little from
+        the agreed picture to tell (never-tuned-on game 1302: a black leader moved out of a shadow
+        that fell as it was lifted, read still standing, and the move was no legal one)."""
+        if looked is None:
+            return ()
+        found: set[int] = set()
+        for _, after, stale in _steps(state, seen, changed, owed):
+            off = {c for c, (want, s) in enumerate(zip(expected_cells(after), seen, strict=True))
+                   if not (want.fits(s) or (c in stale and self.shown[c].fits(s)))}
+            if len(off) <= MOST_UNSEEN and not off & set(looked):
+                found |= off
+        return tuple(sorted(found))
 
     def _mismatch(self, state: GameState, expected: Sequence[Look], seen: Sequence[CellReading],
                   changed: Sequence[int]) -> Mismatch:
@@ -420,6 +445,16 @@ def _try(state: GameState, actions: Iterable[Action]) -> tuple[GameState, frozen
     except IllegalAction:
         return None
     return game.state, frozenset(chores)
+
+
+def _steps(state: GameState, seen: Sequence[CellReading], changed: Sequence[int],
+           owed: frozenset[int]) -> Iterator[tuple[Action, GameState, frozenset[int]]]:
+    """Each legal action the camera could have seen (`_candidates`), the state after it, and the
+    squares that may still show their old piece: those owed, and those whose pieces it sent off."""
+    for action in _candidates(state, seen, changed):
+        step = _try(state, [action])
+        if step is not None:
+            yield action, step[0], owed | step[1]
 
 
 def _placement(cell: int, seen: CellReading) -> Action | None:

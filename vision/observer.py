@@ -139,6 +139,9 @@ class Observer:
         self.min_confidence = min_confidence
         self.tall: frozenset[int] = frozenset()
         self.excused: frozenset[int] = frozenset()
+        # Squares where the game cannot explain what was named, though the comparison saw no change
+        # there: read again whatever it says (a piece lifted where the light changed, game 1302).
+        self.unexplained: frozenset[int] = frozenset()
         self.face_down: frozenset[int] | None = None
         self.candidates: tuple[frozenset[CellClass], ...] | None = None
         self.calibration: Calibration | None = None
@@ -289,7 +292,7 @@ class Observer:
         if self.calibration is None or self.calibration.references is None:
             return BoardReading(ReadStatus.NOT_CALIBRATED, time=now, message="Calibrate the camera first.")
         try:
-            return self._read(frame, now, darker, remember=True, look_at=self._doubted)
+            return self._read(frame, now, darker, remember=True, look_at=self._doubted | self.unexplained)
         except Exception as error:  # the last line of defence: say what broke, never crash
             return BoardReading(ReadStatus.BAD_FRAME, time=now, message=f"The picture could not be read ({error}).")
 

@@ -137,6 +137,7 @@ class Sight(Protocol):
 
     tall: frozenset[int]
     excused: frozenset[int]
+    unexplained: frozenset[int]
     face_down: frozenset[int] | None
     candidates: tuple[frozenset[CellClass], ...] | None
 
@@ -169,6 +170,9 @@ class Controller:
     # Seen over the same squares EDGE_PATIENCE times, the players are asked; squares they say nothing
     # lies over are `excused` (the observer reads through them) until the camera reads them again.
     excused: frozenset[int] = frozenset()
+    # Squares the last reading left unclear to the game (unsure, or named as they were where a legal
+    # move needs them changed): the observer reads them again whatever its comparison says.
+    unexplained: frozenset[int] = frozenset()
     _edge: tuple[frozenset[int], int] = (frozenset(), 0)  # the squares refused look after look, and how often
     _earlier: list[GameState] = field(default_factory=list)  # before each action the camera just explained
     _moved: bool = False  # a hand went over the board since the last reading
@@ -239,11 +243,12 @@ class Controller:
 
     def brief(self, sight: Sight) -> None:
         """Tell the observer what the game knows of the board: where tall pieces stand, which
-        squares the players were excused, where a monument (and so a face-down tile) may lie, what
-        may appear on each square, and, once, the board of the last reading when the game agreed
-        with it (the observer's picture of it becomes the reference the next reading is compared with);
-        before anything was done in the game, the set-up position the board should show."""
-        sight.tall, sight.excused = tall_squares(self.state), self.excused
+        squares the players were excused, which the game cannot explain as last read, where a
+        monument (and so a face-down tile) may lie, what may appear on each square, and, once, the
+        board of the last reading when the game agreed with it (the observer's picture of it becomes
+        the reference the next reading is compared with); before anything was done in the game, the
+        set-up position the board should show."""
+        sight.tall, sight.excused, sight.unexplained = tall_squares(self.state), self.excused, self.unexplained
         sight.face_down = monument_squares(self.state)
         sight.candidates = self._candidates()
         if not self.game.actions:
@@ -306,6 +311,7 @@ class Controller:
         raw, reading = reading, self._corrected(reading)
         self.looking = ""
         outcome = tracker.reconcile(self.state, reading, earlier=self._earlier if takeback else ())
+        self.unexplained = frozenset(outcome.cells) if isinstance(outcome, Unclear) else frozenset()
         if isinstance(outcome, Unclear):
             self.looking = outcome.message
             if outcome.ask:
@@ -324,14 +330,15 @@ class Controller:
         return outcome
 
     def _corrected(self, reading: BoardReading) -> BoardReading:
-        """The reading with the squares the players named."""
+        """The reading with the squares the players named (as seen: the tracker looks no further there)."""
         if not self.corrections:
             return reading
         cells = list(reading.cells)
         for cell, cls in self.corrections.items():
             cells[cell] = CellReading(cls, 1.0)
         unsure = tuple(c for c in reading.low_confidence if c not in self.corrections)
-        return replace(reading, cells=tuple(cells), low_confidence=unsure)
+        changed = None if reading.changed is None else tuple(sorted(set(reading.changed) | set(self.corrections)))
+        return replace(reading, cells=tuple(cells), low_confidence=unsure, changed=changed)
 
     def _clear_board_moment(self) -> None:
         if isinstance(self.moment, BoardQuestion):

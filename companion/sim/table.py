@@ -53,6 +53,7 @@ class Blind:
     def __init__(self) -> None:
         self.tall: frozenset[int] = frozenset()
         self.excused: frozenset[int] = frozenset()
+        self.unexplained: frozenset[int] = frozenset()
         self.face_down: frozenset[int] | None = None
         self.candidates: tuple[frozenset[CellClass], ...] | None = None
 

@@ -31,6 +31,7 @@ class Differential:
         self.naming = naming
         self.tall: frozenset[int] = frozenset()
         self.excused: frozenset[int] = frozenset()
+        self.unexplained: frozenset[int] = frozenset()
         self.face_down: frozenset[int] | None = None
         self.candidates: tuple[frozenset[CellClass], ...] | None = None
         self.last: tuple[Look, ...] | None = None  # the board of the last reading

@@ -11,7 +11,7 @@ from differential import Differential
 from companion.app.controller import Controller, Edge
 from companion.commands import UNDO, Key, UiCommand, Verb
 from companion.rules import BLACK, GREEN, RED, Action, Event, Game, PendingKind, parse_cell, position
-from companion.sim.table import reading_of
+from companion.sim.table import Blind, reading_of
 from companion.tracker import Look, Unclear, expected_cells
 from companion.ui import gallery, messages
 from companion.ui.advice import ADVICE, CameraTrouble
@@ -839,3 +839,21 @@ def test_a_correction_stays_through_a_hand_over_the_board_while_its_square_is_un
     watch(controller, eyes, lifted)  # the leader lifted again: the camera sees A10 as it was
     assert [str(a) for a in controller.game.actions] == ["tile red C10", "treasure A10"]
     assert controller.moment is None and controller.corrections == {A10: CellClass.TILE_RED}
+
+
+def test_a_square_the_game_cannot_explain_as_read_is_told_to_the_camera_to_read_again() -> None:
+    """A leader moved, and the camera saw only where it was put down: the square it left still
+    shows it (never-tuned-on game 1302). The game tells the observer to read that square again,
+    whatever its comparison says, and once it is read bare the move is played."""
+    controller = Controller(kingdoms())
+    moved = board_after(changes={"A5": CellClass.LEADER_BLACK})  # B6 still shows the king
+    outcome = controller.on_reading(replace(moved, changed=(parse_cell("A5"),)))
+    assert isinstance(outcome, Unclear) and controller.game.actions == ()
+    eyes = Blind()
+    controller.brief(eyes)
+    assert controller.unexplained == eyes.unexplained == frozenset({parse_cell("B6")})
+    read_again = replace(board_after("leader black A5"), changed=(parse_cell("A5"), parse_cell("B6")))
+    controller.on_reading(read_again)
+    assert [str(a) for a in controller.game.actions] == ["leader black A5"]
+    controller.brief(eyes)
+    assert eyes.unexplained == frozenset()

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from dataclasses import replace
 
 from companion.rules import (
     BLACK,
@@ -321,3 +322,22 @@ def test_tall_squares_are_monuments_built_or_buildable_and_leaders() -> None:
     assert tall_squares(game.state) == block | {king} and monument_squares(game.state) == block
     game.apply("monument red/blue C5")  # the temples turn face down: the king beside them goes home
     assert tall_squares(game.state) == block == monument_squares(game.state)
+
+
+def test_a_leader_moved_whose_lifting_the_camera_did_not_see_is_looked_at_again_then_asked() -> None:
+    """A leader moved where the light changed too little from the agreed picture to show it lifted
+    (never-tuned-on game 1302): the camera names it still standing where it was, and no legal move
+    puts the same leader down elsewhere too. The square it left is unclear (looked at again, then
+    asked about), not a mismatch the players cannot answer; where the camera saw that square, or
+    read the whole board, the reading is a mismatch."""
+    state = kingdoms().state
+    tracker = Tracker.start(state)
+    moved = seen(state, {"A5": CellClass.LEADER_BLACK})  # B6 still shows the archer's king
+    unseen = replace(moved, changed=(parse_cell("A5"),))
+    answers = [tracker.reconcile(state, unseen) for _ in range(3)]
+    assert all(isinstance(a, Unclear) and a.cells == (parse_cell("B6"),) for a in answers)
+    assert [a.ask for a in answers if isinstance(a, Unclear)] == [False, False, True]
+    told = replace(seen(played("leader black A5").state), changed=(parse_cell("A5"), parse_cell("B6")))
+    assert tracker.reconcile(state, told) == explained("leader black A5")
+    for looked in (None, (parse_cell("A5"), parse_cell("B6"))):
+        assert isinstance(reconcile(state, replace(moved, changed=looked)), Mismatch)
