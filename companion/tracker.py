@@ -10,7 +10,7 @@ read as a new move.
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from vision.reading import CELLS, BoardReading, CellClass, CellReading
 
@@ -308,7 +308,7 @@ class Tracker:
             return self._unclear(unclear)
         # An unreadable square that no legal action of these players can change shows what it showed.
         seen = tuple(CellReading(expected[c].cls, 0.0, expected[c].dynasty, expected[c].monument) if c in low
-                     else reading.cells[c] for c in range(CELLS))
+                     else _standing(reading.cells[c], expected[c], self.shown[c]) for c in range(CELLS))
         changed = [c for c in range(CELLS) if not expected[c].fits(seen[c]) and not self.shown[c].fits(seen[c])]
         if not changed:
             return Steady(tuple(o for o in self.owed(state) if not o.wanted.fits(seen[o.cell])))
@@ -455,6 +455,18 @@ def _steps(state: GameState, seen: Sequence[CellReading], changed: Sequence[int]
         step = _try(state, [action])
         if step is not None:
             yield action, step[0], owed | step[1]
+
+
+def _standing(seen: CellReading, expected: Look, shown: Look) -> CellReading:
+    """A leader read where the game has the leader of that colour standing, as the table shows it,
+    with another dynasty's symbol: no action puts another player's leader of the colour on the square
+    one stands on, so the symbol, a few pixels across, was misread, and the leader is the one standing
+    (never-tuned-on game 1394: the archer's blue leader read as the lion's, the pot's red one as the
+    bull's, and the players were shown a mismatch they could only answer by pointing at it)."""
+    if (seen.cls.is_leader and seen.cls is expected.cls and shown == expected
+            and seen.dynasty is not None and seen.dynasty != expected.dynasty):
+        return replace(seen, dynasty=expected.dynasty)
+    return seen
 
 
 def _placement(cell: int, seen: CellReading) -> Action | None:

@@ -341,3 +341,15 @@ def test_a_leader_moved_whose_lifting_the_camera_did_not_see_is_looked_at_again_
     assert tracker.reconcile(state, told) == explained("leader black A5")
     for looked in (None, (parse_cell("A5"), parse_cell("B6"))):
         assert isinstance(reconcile(state, replace(moved, changed=looked)), Mismatch)
+
+
+def test_a_standing_leader_read_with_another_dynasty_is_the_one_standing() -> None:
+    """A leader's dynasty is read from a symbol a few pixels across (never-tuned-on game 1394 read the
+    archer's blue leader as the lion's). No action puts another player's leader of that colour on the
+    square where one stands: it is the leader standing, and the move made elsewhere is explained."""
+    state = kingdoms().state
+    assert reconcile(state, seen(state, dynasty={"B6": "bull"})) == Steady()
+    misread = seen(played("tile red F11").state, dynasty={"B6": "bull"})
+    assert reconcile(state, misread) == explained("tile red F11")
+    # A leader put down on an empty square is still the active player's, whatever its symbol says.
+    assert isinstance(reconcile(state, seen(state, {"A5": CellClass.LEADER_RED}, dynasty={"A5": "bull"})), Mismatch)
