@@ -480,6 +480,7 @@ class Observer:
         dazzled = set()
         seen_changed = set()  # squares this picture read surely as holding something else
         alike = set()  # squares unlike their agreed picture, yet read as the piece agreed there
+        faint = set()  # ... of those, the ones read so without much to spare
         doubted = frozenset() if shot.shorter else self._doubted
         for cell, verdict in zip(flagged, verdicts, strict=True):
             reading, was = verdict.reading, agreed.cells[cell]
@@ -512,6 +513,7 @@ class Observer:
             # the players named it): a change is another class, or another player's leader.
             if _same(reading, was):
                 alike |= {cell} if not verdict.darker else set()
+                faint |= {cell} if reading.confidence < TUNING.first.second_opinion else set()
                 continue
             changed.append(cell)
             cells[cell] = reading
@@ -596,8 +598,11 @@ class Observer:
         if looked is not None or unseen:
             again = list(looked or cells)
             # Where the glare left most of a square and the first look read it, what the shorter
-            # exposure cannot read (a dark piece at half the light) stays as first read.
-            for c in blind - set(unsure):
+            # exposure cannot read (a dark piece at half the light) stays as first read; but not
+            # what was agreed there, read without much to spare though the square changed
+            # (never-tuned-on game 1463: a black tile under a lamp's glare, bare land to both of
+            # the first picture's measures at 0.85; the game went on without it).
+            for c in blind - set(unsure) - faint:
                 if again[c].cls is CellClass.UNKNOWN and burnt[c] < TUNING.washed:
                     again[c] = cells[c]
             for c in unseen:

@@ -401,6 +401,40 @@ def test_squares_a_reflection_burnt_out_in_the_agreed_picture_are_no_arm_at_the_
     assert square in reading.changed and reading.cells[square].cls is CellClass.TILE_BLUE
 
 
+def test_a_changed_square_read_as_agreed_not_surely_is_not_kept_where_the_shorter_exposure_cannot_read_it(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A black tile put down under a lamp's glare came out as bare land to both of the full
+    exposure's measures, not surely (never-tuned-on game 1463: 0.85), and the shorter exposure could
+    not read it. A dark piece at half the light may not show at the shorter exposure, and what the
+    first picture read there stands; but not the piece agreed read without much to spare on a square
+    that changed: it is unsure, and the players are asked."""
+    table = Table("classic")
+    scene = busy(16)
+    table.agreed(scene)
+    square = free_land(scene)[10]
+    moved = scene.with_cells({square: CellTruth(CellClass.TILE_BLACK)})
+    row, col = divmod(square, COLUMNS)
+    frame = table.frame(moved)
+    (left, top), (right, bottom) = table.at(col, row).astype(int), table.at(col + 1, row + 0.3).astype(int)
+    frame[top:bottom, left:right] = 255  # a glare at its edge: the shorter exposure is taken
+    darker = synthetic.render(moved, size=SIZE, conditions=table.conditions.exposed(0.5), seed=4).frame
+    judge, looks = decide.decide, []
+
+    def glared(picture: decide.Scene, squares: list[int], *rest: object) -> list[decide.Verdict]:
+        verdicts = judge(picture, squares, *rest)  # type: ignore[arg-type]
+        looks.append(squares)
+        said = (decide.Verdict(CellReading(CellClass.EMPTY_LAND, 0.85), False, False) if len(looks) == 1
+                else decide.Verdict(CellReading(CellClass.UNKNOWN, 0.0), False, False))
+        return [said if c == square else v for c, v in zip(squares, verdicts, strict=True)]
+
+    monkeypatch.setattr(observer_module.decide, "decide", glared)
+    reading = table.observer.read(frame, darker=lambda: darker)
+    assert len(looks) >= 2 and all(square in squares for squares in looks)
+    assert reading.ok, reading.message
+    assert reading.cells[square].cls is CellClass.UNKNOWN and square in reading.changed
+
+
 def test_a_piece_put_down_where_a_lamp_burnt_out_both_pictures_is_seen_at_the_shorter_exposure() -> None:
     """A lamp's reflection burns out most of the board in the agreed picture and in the picture
     now alike (never-tuned-on game 812: 134–144 squares), so neither shows the piece put down there,
