@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
+from itertools import islice
 
 from vision.reading import CELLS, BoardReading, CellClass, CellReading
 
@@ -335,9 +336,13 @@ class Tracker:
 
     def _fits(self, expected: Sequence[Look], seen: Sequence[CellReading], stale: frozenset[int]) -> bool:
         """Every square shows what `expected` wants, or still shows its old piece where that is allowed."""
+        return next(self._misfits(expected, seen, stale), None) is None
+
+    def _misfits(self, expected: Sequence[Look], seen: Sequence[CellReading], stale: frozenset[int]) -> Iterator[int]:
+        """The squares that show neither what `expected` wants nor, where that is allowed, their old piece."""
         shown = self.shown
-        return all(want.fits(s) or (cell in stale and shown[cell].fits(s))
-                   for cell, (want, s) in enumerate(zip(expected, seen, strict=True)))
+        return (cell for cell, (want, s) in enumerate(zip(expected, seen, strict=True))
+                if not (want.fits(s) or (cell in stale and shown[cell].fits(s))))
 
     def _explain(self, state: GameState, seen: Sequence[CellReading], changed: Sequence[int],
                  owed: frozenset[int]) -> tuple[list[tuple[Action, ...]], list[tuple[Action, ...]]]:
@@ -376,11 +381,10 @@ class Tracker:
         that fell as it was lifted, read still standing, and the move was no legal one)."""
         if looked is None:
             return ()
-        found: set[int] = set()
+        seen_change, found = set(looked), set()
         for _, after, stale in _steps(state, seen, changed, owed):
-            off = {c for c, (want, s) in enumerate(zip(expected_cells(after), seen, strict=True))
-                   if not (want.fits(s) or (c in stale and self.shown[c].fits(s)))}
-            if len(off) <= MOST_UNSEEN and not off & set(looked):
+            off = set(islice(self._misfits(expected_cells(after), seen, stale), MOST_UNSEEN + 1))
+            if len(off) <= MOST_UNSEEN and not off & seen_change:
                 found |= off
         return tuple(sorted(found))
 
