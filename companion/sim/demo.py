@@ -199,8 +199,10 @@ def answer(table: Table, controller: Controller) -> bool:
     if isinstance(moment, Mismatch | Unclear) and controller.reading is not None:
         cells = moment.cells
         wrong = [c for c in cells if not table.board[c].fits(controller.reading.cells[c])]
-        if not wrong:
+        if not wrong and isinstance(moment, Mismatch):
             return False  # the board is right and the companion cannot explain it
+        # A square the camera asks about is named, read right or not: the game may need it to
+        # have changed, unseen, to explain a piece misread elsewhere (a leader's colour).
         for cell in cells:  # tap each marked square and say what stands there, misread or not
             controller.handle(UiCommand.pick(cell))
             controller.handle(UiCommand.choose("correct", f"{cell_name(cell)} {table.board[cell].cls.value}"))

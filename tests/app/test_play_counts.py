@@ -9,11 +9,11 @@ from dataclasses import replace
 import pytest
 
 from companion.app.controller import Controller
-from companion.rules import BLACK, Game, parse_cell, position
+from companion.rules import BLACK, BLUE, Game, parse_cell, position
 from companion.sim import demo
 from companion.sim.demo import DemoError, Screens, Stats, answer, play, press
 from companion.sim.table import Blind, PerfectEyes, Table, reading_of
-from companion.tracker import Ambiguous, Look, Takeback, expected_cells
+from companion.tracker import Ambiguous, Look, Takeback, Unclear, expected_cells
 from vision.reading import BoardReading, CellClass, CellReading, ReadStatus
 
 
@@ -199,3 +199,47 @@ def test_the_players_tap_a_misread_square_when_none_of_the_ways_offered_happened
     assert isinstance(controller.moment, Ambiguous) and len(controller.moment.options) == 2
     assert answer(table, controller)
     assert controller.moment is None and controller.game.actions == () and table.agrees(controller.state)
+
+
+ONE_KINGDOM = """
+     ABCDEFGHIJKLMNOP
+  1  ................
+  2  ................
+  3  ................
+  4  ................
+  5  ................
+  6  rA..r...........
+  7  ................
+  8  ................
+  9  ................
+ 10  ................
+ 11  ................
+"""
+
+
+def _one_kingdom() -> Game:
+    """The first player's blue leader beside a temple, another temple three squares away."""
+    return position(ONE_KINGDOM, leaders={"A": (0, BLUE)}, hands=["rrbkkk", "rrgkkk"])
+
+
+def test_the_players_name_a_square_asked_about_though_it_was_read_right() -> None:
+    """Never-tuned-on game 1034: a green leader put down was read surely as a blue one, and the
+    player's blue leader stands elsewhere. Moving that leader would explain the picture, so the
+    companion asks about the square it stands on, read right. The players say what stands there;
+    the leader put down is then a misread they correct, and the game is the truth's."""
+    truth = _one_kingdom()
+    truth.apply("leader green F6")
+    table = Table(truth, random.Random(0), list(expected_cells(truth.state)))
+    controller = Controller(_one_kingdom())
+    looks = list(table.board)
+    looks[parse_cell("F6")] = Look(CellClass.LEADER_BLUE)
+    misread = replace(reading_of(looks), changed=(parse_cell("F6"),))
+    for _ in range(3):
+        controller.on_reading(misread)
+    assert isinstance(controller.moment, Unclear) and controller.moment.cells == (parse_cell("B6"),)
+    asked = []
+    while controller.moment is not None and len(asked) < 4:
+        asked.append(type(controller.moment).__name__)
+        assert answer(table, controller)
+    assert asked == ["Unclear", "Mismatch"]
+    assert controller.moment is None and table.agrees(controller.state)
