@@ -116,6 +116,7 @@ class Verdict(NamedTuple):
     unchanged: bool  # the agreed picture fits best: the square holds what was agreed
     dazzled: bool  # burnt out now: a shorter exposure may show it
     darker: bool = False  # the agreed picture fitted best, but only darker than the light says
+    disputed: bool = False  # the rings were sure, with much to spare, of another piece than agreed
 
 
 class _Ranked(NamedTuple):
@@ -315,7 +316,8 @@ def decide(
         if cls is CellClass.MONUMENT and not verdict.unchanged:
             monument = _monument(loss[: len(fitted)], rows[fitted], examples)
             verdict = verdict._replace(reading=CellReading(cls, confidence, None, monument))
-        return verdict
+        disputed = by_rings.cls not in (was, CellClass.UNKNOWN) and by_rings.confidence >= _SURELY
+        return verdict._replace(disputed=disputed)
 
     verdicts = [judge(k, cell, ()) for k, cell in enumerate(squares)]
     # Pieces put down surely: beside them a square is named without the sides facing them, where
@@ -351,7 +353,12 @@ def decide(
             continue
         again = judge(k, cell, put, shaded=True, unlit=cell in wide)
         named = again.reading.cls
-        if (named is was) if piece else (named is not CellClass.UNKNOWN):
+        # Not what was agreed, named with little to spare without the rings, where they were sure
+        # of another piece: a tile in the land's hue, a shade darker, is no shadow (never-tuned-on
+        # game 1523: a green stained wooden tile, the agreed bare land at 0.62; eight games, the
+        # only such look).
+        doubted = named is was and verdicts[k].disputed and again.reading.confidence < _SURELY
+        if ((named is was) if piece else (named is not CellClass.UNKNOWN)) and not doubted:
             verdicts[k] = again
     # A monument put down leans over the squares around it as the camera sees it (outwards), its
     # coloured slope over a side or a corner of them: no picture shows a square so, and both
@@ -612,7 +619,13 @@ def _verdict(by_rings: _Ranked, pixels: _Ranked, blind: bool, min_confidence: fl
         # lying at its tile's corner shows little in the rings (game 534: rings 0.90, the agreed
         # picture 1.0, and the game was told the treasure had gone).
         pixels = _Ranked(CellClass.UNKNOWN, 0.0)
-    if pixels.unchanged and pixels.confidence >= min_confidence:
+    if pixels.unchanged and pixels.confidence >= min_confidence and not (
+            pixels.confidence < _SURELY <= by_rings.confidence and by_rings.cls is not was):
+        # ... but with little to spare, not against rings sure of another piece: a stained wooden
+        # tile in the land's hue, a shade darker, fits the bare square's picture under a light
+        # followed a little darker too (never-tuned-on game 1523: a green tile put down, the
+        # agreed bare land at 0.6, the rings sure of the tile at 1.0, and the move went unseen;
+        # in nine such games the only such look). The two then disagree surely (below).
         return Verdict(CellReading(pixels.cls, pixels.confidence), True, blind)
     if was in _BARE and pixels.cls is was and by_rings.cls is was and by_rings.confidence >= _SURELY:
         # Bare board agreed, the pixels leaning to its printed pattern and the rings sure of it:

@@ -821,6 +821,23 @@ def test_a_square_whose_own_printed_pattern_fits_surely_is_bare_whatever_the_rin
     assert read(leaning, decide._Ranked(CellClass.TILE_RED, 1.0)) is CellClass.UNKNOWN
 
 
+def test_the_agreed_picture_fitting_with_little_to_spare_does_not_outweigh_rings_sure_of_a_piece() -> None:
+    """Never-tuned-on game 1523: a green stained wooden tile put down on bare land in its hue. The
+    agreed bare picture fit best (0.6), the rings were sure of the tile (1.0): the two disagree
+    surely, and neither is named. With much to spare, or against rings not so sure, the square is
+    as agreed."""
+    land, tile = CellClass.EMPTY_LAND, CellClass.TILE_GREEN
+
+    def read(rings: decide._Ranked, pixels: decide._Ranked) -> decide.Verdict:
+        return decide._verdict(rings, pixels, False, 0.5, land)
+
+    unchanged = decide._Ranked(land, 0.6, True)
+    assert read(decide._Ranked(tile, 1.0), unchanged).reading.cls is CellClass.UNKNOWN
+    assert read(decide._Ranked(tile, 1.0), unchanged._replace(confidence=0.95)).unchanged
+    assert read(decide._Ranked(tile, 0.8), unchanged).unchanged
+    assert read(decide._Ranked(land, 1.0), unchanged).unchanged
+
+
 def test_the_piece_agreed_stays_where_its_pictures_fit_surely_and_the_rings_lean_elsewhere() -> None:
     """Never-tuned-on game 451 (stained wooden tiles, a lamp switched on and off): a black tile
     agreed, its pictures fitting far better than any other's; the rings, under a light followed

@@ -1207,3 +1207,20 @@ def test_a_games_first_move_is_read_against_the_set_up_picture(game: int, square
     assert reading.changed == (square,) and reading.low_confidence == ()
     assert reading.cells[square].cls is leader
     assert silent(after, reading) == []
+
+
+def test_a_tile_in_the_lands_hue_a_shade_darker_is_no_shadow() -> None:
+    """Never-tuned-on game 1523 (stained wooden tiles, an olive green on pale green-grey land): a
+    green tile put down at M10, a red leader standing beside it. Its agreed bare picture fit best
+    taken darker (0.6), as a shadow's; the rings were sure of the green tile (1.0). Judged again
+    as in a shadow, without the rings, the bare land stood and the move went unseen. M10 is the
+    green tile or unsure."""
+    table = Table.of_game(1523)
+    before = Scene.setup().with_cells({141: CellTruth(CellClass.LEADER_RED, dynasty="bull"),  # N9
+                                       140: CellTruth(CellClass.TILE_BLUE), 155: CellTruth(CellClass.TILE_BLACK)})
+    table.follow([before])
+    after = before.with_cells({156: CellTruth(CellClass.TILE_GREEN)})  # M10
+    reading = table.observer.read(table.frame(after))
+    assert reading.ok, reading.message
+    assert silent(after, reading) == []
+    assert 156 in (reading.changed or ())
