@@ -683,7 +683,12 @@ def _verdict(by_rings: _Ranked, pixels: _Ranked, blind: bool, min_confidence: fl
         chosen = by_rings
     elif pixels.confidence >= min_confidence:
         chosen = pixels
-    elif by_rings.confidence >= min_confidence and not other_kind:
+    elif by_rings.confidence >= min_confidence and not other_kind and not (
+            by_rings.cls is CellClass.CATASTROPHE and pixels.cls is not CellClass.CATASTROPHE):
+        # Not a catastrophe, which takes what lies under it away: the rings alone, with little to
+        # spare, are no witness of one against pixels leaning to another piece (never-tuned-on
+        # game 1553: a pale red-framed tile put down off-centre, a pale pink catastrophe to the
+        # rings at 0.64, a tile to the pixels; silently, at move 40).
         chosen = by_rings
     else:
         return Verdict(CellReading(CellClass.UNKNOWN, max(by_rings.confidence, pixels.confidence)), False, blind)

@@ -838,6 +838,23 @@ def test_the_agreed_picture_fitting_with_little_to_spare_does_not_outweigh_rings
     assert read(decide._Ranked(land, 1.0), unchanged).unchanged
 
 
+def test_a_catastrophe_only_the_rings_name_with_little_to_spare_is_unsure() -> None:
+    """Never-tuned-on game 1553: a pale red-framed tile put down off-centre came near the pale pink
+    catastrophes by its rings (0.64), the pixels leaning to a tile (0.16), and the game took a
+    catastrophe silently. A catastrophe takes away what lies under it: the rings alone name one
+    only with much to spare, or with the pixels leaning there too. Another piece they still name."""
+    land, catastrophe = CellClass.EMPTY_LAND, CellClass.CATASTROPHE
+
+    def read(rings: decide._Ranked, pixels: decide._Ranked) -> CellClass:
+        return decide._verdict(rings, pixels, False, 0.5, land).reading.cls
+
+    tile = decide._Ranked(CellClass.TILE_GREEN, 0.16)
+    assert read(decide._Ranked(catastrophe, 0.64), tile) is CellClass.UNKNOWN
+    assert read(decide._Ranked(catastrophe, 0.95), tile) is catastrophe
+    assert read(decide._Ranked(catastrophe, 0.64), decide._Ranked(catastrophe, 0.3)) is catastrophe
+    assert read(decide._Ranked(CellClass.TILE_RED, 0.64), tile) is CellClass.TILE_RED
+
+
 def test_the_piece_agreed_stays_where_its_pictures_fit_surely_and_the_rings_lean_elsewhere() -> None:
     """Never-tuned-on game 451 (stained wooden tiles, a lamp switched on and off): a black tile
     agreed, its pictures fitting far better than any other's; the rings, under a light followed
