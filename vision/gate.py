@@ -262,7 +262,8 @@ def rim_unlike(colours: np.ndarray, reference: np.ndarray, places: np.ndarray) -
     basis = np.column_stack([np.ones(len(places)), x, y, x * y, x * x, y * y])
     # The first guess is the light on most of the rim (a fit to all of it would bend towards a
     # bright reflection or a deep shadow); then smooth fits to the patches that agree with it.
-    fit = np.broadcast_to(np.median(ratio, axis=0), ratio.shape)
+    most = np.broadcast_to(np.median(ratio, axis=0), ratio.shape)
+    fit = most
     for tolerance in (0.6, 0.35, RIM_TOLERANCE):
         off = ratio / np.maximum(fit, 1e-3) - 1
         # A reflection, brighter than the light around it, would bend the fit up at its edges.
@@ -276,8 +277,13 @@ def rim_unlike(colours: np.ndarray, reference: np.ndarray, places: np.ndarray) -
     # A shadow's edge is sharper than the smooth fit; under a coloured lamp it darkens in the
     # lamp's colour, which is the same all round the rim.
     tint = np.median(ratio[agree] / np.maximum(ratio[agree].mean(axis=1, keepdims=True), 1e-3), axis=0)
+    # A reflection that went leaves a soft edge the smooth fit bends to, and its brighter core
+    # then differs from the fit by less than the white light it added: gone under the light on
+    # most of the rim too (never-tuned-on game 1602: a lamp's reflection across the bottom right
+    # at the agreement; with it gone, the border there was taken for something lying over the
+    # edge at 34 looks, and the game stalled).
     unlike: np.ndarray = (~agree & ~_lit_differently(colours, reference * tint) & ~_glare(colours, reference * fit)
-                          & ~_glare_went(colours, reference, fit))
+                          & ~_glare_went(colours, reference, fit) & ~_glare_went(colours, reference, most))
     run = unlike.copy()
     for step in range(1, RIM_RUN):  # the rim is a loop: runs may wrap around
         run &= np.roll(unlike, step)

@@ -1224,3 +1224,26 @@ def test_a_tile_in_the_lands_hue_a_shade_darker_is_no_shadow() -> None:
     assert reading.ok, reading.message
     assert silent(after, reading) == []
     assert 156 in (reading.changed or ())
+
+
+def test_a_lamps_reflection_gone_whose_soft_edge_the_light_fit_bends_to_is_nothing_lying_there() -> None:
+    """Never-tuned-on game 1602 (a dark green striped border on a checked tablecloth): the board
+    was agreed under a lamp whose reflection lay across the border at the bottom right. The lamp
+    was switched off. The light fitted round the rim bent to the reflection's soft edge, its core
+    then differed from that fit by less than the white light it had added, and the border there
+    was taken for something lying over the edge at 34 looks: the game stalled. A sleeve over the
+    bottom edge in the same light still lies there."""
+    table = Table.of_game(1602)
+    lamp = replace(table.light, exposure=1.4, lamp=0.77, glare=synthetic.Glare(0.807, 0.662, 0.16, 0.656))
+    off = replace(lamp, glare=None, lamp=0.47, exposure=1.4 / 1.15)
+    assert table.observer.calibration is not None
+    places = gate.rim_places(table.observer.calibration.homography, table.size)
+    board = moves(4, seed=3)[-1]
+
+    def rim(conditions: Conditions) -> np.ndarray:
+        return gate.rim_colours(gate.small_image(table.frame(board, conditions)), places)
+
+    agreed = rim(lamp)
+    assert not gate.rim_unlike(rim(off), agreed, places).any()
+    sleeve = replace(off, hands=(synthetic.Hand(edge="bottom", along=0.5, reach=0.3),))
+    assert "bottom" in gate.rim_sides(gate.rim_unlike(rim(sleeve), agreed, places))
