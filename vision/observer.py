@@ -391,7 +391,8 @@ class Observer:
             # A glare spot at the edge leaves squares unreadable as an arm does; a shorter
             # exposure shows them (an arm blocks the glare, and the darker picture's own read
             # refuses it).
-            cells = self._darker_look(darker, cells, unsure, now) or cells
+            looked = self._darker_look(darker, cells, unsure, now)
+            cells = looked[0] if looked is not None else cells
             unsure = tuple(i for i, cell in enumerate(cells) if cell.cls is CellClass.UNKNOWN)
             obscured &= set(unsure)
         # An arm is judged from what the first look could not read, so the second look's
@@ -589,20 +590,26 @@ class Observer:
         # piece put down or of the bare board agreed, and the players are asked (never-tuned-on
         # game 1291: a pale tile with a green frame put down under a lamp's new reflection, the
         # shorter exposure refused as an arm reaching in, and the square kept as bare land).
-        looked, unseen = None, set()
+        looked: tuple[tuple[CellReading, ...], frozenset[int]] | None = None
+        unseen: set[int] = set()
         if darker is not None and (dazzled & set(unsure) or blind - set(changed)):
             looked = self._darker_look(darker, tuple(cells), tuple(sorted(set(unsure) | blind)), now,
                                        seen_changed, washed_then)
             if looked is None:
                 unseen = {c for c in blind if burnt[c] >= TUNING.second.burnt_out and then[c] < TUNING.dazzled}
         if looked is not None or unseen:
-            again = list(looked or cells)
+            again = list(looked[0] if looked is not None else cells)
+            disputed = looked[1] if looked is not None else frozenset()
             # Where the glare left most of a square and the first look read it, what the shorter
             # exposure cannot read (a dark piece at half the light) stays as first read; but not
             # what was agreed there, read without much to spare though the square changed
             # (never-tuned-on game 1463: a black tile under a lamp's glare, bare land to both of
             # the first picture's measures at 0.85; the game went on without it).
-            for c in blind - set(unsure) - faint:
+            # Not where the shorter exposure read the square, as something else than the first look
+            # named surely (never-tuned-on game 1624: a stained black tile, a dark catastrophe to
+            # the first look's rings at 1.0, its pixels leaning to the tile; the black tile agreed,
+            # unchanged, at the shorter exposure; the game took the catastrophe).
+            for c in blind - set(unsure) - faint - disputed:
                 if again[c].cls is CellClass.UNKNOWN and burnt[c] < TUNING.washed:
                     again[c] = cells[c]
             for c in unseen:
@@ -685,9 +692,10 @@ class Observer:
         now: float,
         seen_changed: Collection[int] = (),
         burnt_then: Collection[int] = (),
-    ) -> tuple[CellReading, ...] | None:
+    ) -> tuple[tuple[CellReading, ...], frozenset[int]] | None:
         """The squares a glare made unreadable, read again from a shorter exposure, where the
-        glare no longer saturates the sensor; None when the picture taken cannot be read (the
+        glare no longer saturates the sensor, and those of them it read as something else than
+        the first picture did, surely, now unsure; None when the picture taken cannot be read (the
         camera failed, a hand came in), and the first reading stands. seen_changed: squares the
         first picture read surely as holding something else than agreed; burnt_then: squares the
         agreed picture was burnt out on."""
@@ -696,7 +704,7 @@ class Observer:
         except CameraError:
             return None
         if frame is None:  # a camera whose exposure cannot be set: the first reading is all there is
-            return cells
+            return cells, frozenset()
         if frame_problem(frame) is not None:
             return None
         # Compared with an agreed picture burnt out there, a change may not show: of the squares the
@@ -713,7 +721,8 @@ class Observer:
         # A square the first picture saw change surely and this one sees as agreed: one of them
         # is wrong (this one compares with an agreed picture a glare may have burnt out there),
         # and keeping what was agreed would be a move nobody is told about.
-        for i in set(seen_changed) & set(unsure) - set(again.changed or ()):
+        disputed = frozenset(set(seen_changed) & set(unsure) - set(again.changed or ()))
+        for i in disputed:
             read[i] = CellReading(CellClass.UNKNOWN, 0.0)
         if self._agreed is not None:
             agreed = self._agreed.cells
@@ -734,7 +743,7 @@ class Observer:
                 first, second, was = cells[i].cls, again.cells[i].cls, agreed[i].cls
                 if first is not second and decide.put_down(first, was) and decide.put_down(second, was):
                     read[i] = CellReading(CellClass.UNKNOWN, 0.0)
-        return tuple(read)
+        return tuple(read), disputed
 
     def _same_in_the_dark(self, seen: dict[int, bool] | None, squares: Collection[int]) -> dict[int, CellReading]:
         """Of these squares, those the shorter exposure shows unchanged since the last agreed

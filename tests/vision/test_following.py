@@ -435,6 +435,40 @@ def test_a_changed_square_read_as_agreed_not_surely_is_not_kept_where_the_shorte
     assert reading.cells[square].cls is CellClass.UNKNOWN and square in reading.changed
 
 
+def test_a_piece_the_first_look_named_surely_is_not_kept_where_the_shorter_exposure_reads_the_one_agreed(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A stained black tile agreed, under the edge of a lamp's glare: a dark catastrophe to the first
+    picture's rings, surely (never-tuned-on game 1624: 1.0, the pixels leaning to the tile). The
+    shorter exposure, taken for the glare, reads the black tile agreed, unchanged. One of the two is
+    wrong: the square is unsure, not the catastrophe kept because the shorter exposure did not
+    confirm it, as where that exposure cannot read a dark piece at all."""
+    table = Table("classic")
+    square = free_land(busy(16))[10]
+    scene = busy(16).with_cells({square: CellTruth(CellClass.TILE_BLACK)})
+    table.agreed(scene)
+    row, col = divmod(square, COLUMNS)
+    frame = table.frame(scene)
+    (left, top), (right, bottom) = table.at(col, row).astype(int), table.at(col + 2, row + 0.3).astype(int)
+    frame[top:bottom, left:right] = 255  # a glare along its edge and the next: the shorter exposure is taken
+    darker = synthetic.render(scene, size=SIZE, conditions=table.conditions.exposed(0.5), seed=4).frame
+    judge, looks = decide.decide, []
+
+    def glared(picture: decide.Scene, squares: list[int], *rest: object) -> list[decide.Verdict]:
+        verdicts = judge(picture, squares, *rest)  # type: ignore[arg-type]
+        looks.append(squares)
+        if len(looks) > 1:
+            return verdicts
+        said = decide.Verdict(CellReading(CellClass.CATASTROPHE, 1.0), False, False)
+        return [said if c == square else v for c, v in zip(squares, verdicts, strict=True)]
+
+    monkeypatch.setattr(observer_module.decide, "decide", glared)
+    reading = table.observer.read(frame, darker=lambda: darker)
+    assert len(looks) >= 2 and square in looks[0]
+    assert reading.ok, reading.message
+    assert reading.cells[square].cls is CellClass.UNKNOWN
+
+
 def test_a_piece_put_down_where_a_lamp_burnt_out_both_pictures_is_seen_at_the_shorter_exposure() -> None:
     """A lamp's reflection burns out most of the board in the agreed picture and in the picture
     now alike (never-tuned-on game 812: 134–144 squares), so neither shows the piece put down there,
