@@ -837,6 +837,17 @@ def test_a_piece_taken_from_under_a_standing_monuments_lean_is_no_arm() -> None:
     assert not table.observer.read(table.frame(built, arm)).ok
 
 
+def _rim_of(table: Table, board: Scene) -> tuple[Callable[[Conditions], np.ndarray], np.ndarray]:
+    """The rim's colours of `board` filmed at `table` under given conditions, and the rim's places."""
+    assert table.observer.calibration is not None
+    places = gate.rim_places(table.observer.calibration.homography, table.size)
+
+    def rim(conditions: Conditions) -> np.ndarray:
+        return gate.rim_colours(gate.small_image(table.frame(board, conditions)), places)
+
+    return rim, places
+
+
 def test_a_lamps_reflection_on_the_rim_at_the_agreement_gone_with_the_lamp_is_nothing_lying_there() -> None:
     """A never-tuned-on game (printing 372, its own camera and light, filmed at the HQ camera's
     still size): the board was agreed under a lamp whose reflection lay across the dark border at
@@ -848,13 +859,7 @@ def test_a_lamps_reflection_on_the_rim_at_the_agreement_gone_with_the_lamp_is_no
     # The game's own lamp, over the top right of the picture (the camera sees the board upside down)
     lamp = replace(table.light, glare=synthetic.Glare(0.696, 0.321, 0.198, 0.548), lamp=0.6, exposure=1.39)
     off = replace(table.light, lamp=0.28, exposure=1.19)
-    assert table.observer.calibration is not None
-    places = gate.rim_places(table.observer.calibration.homography, table.size)
-    board = moves(4, seed=3)[-1]
-
-    def rim(conditions: Conditions) -> np.ndarray:
-        return gate.rim_colours(gate.small_image(table.frame(board, conditions)), places)
-
+    rim, places = _rim_of(table, moves(4, seed=3)[-1])
     agreed = rim(lamp)
     assert not gate.rim_unlike(rim(off), agreed, places).any()
     sleeve = replace(off, hands=(synthetic.Hand(edge="top", along=0.7, reach=0.3),))
@@ -1236,13 +1241,7 @@ def test_a_lamps_reflection_gone_whose_soft_edge_the_light_fit_bends_to_is_nothi
     table = Table.of_game(1602)
     lamp = replace(table.light, exposure=1.4, lamp=0.77, glare=synthetic.Glare(0.807, 0.662, 0.16, 0.656))
     off = replace(lamp, glare=None, lamp=0.47, exposure=1.4 / 1.15)
-    assert table.observer.calibration is not None
-    places = gate.rim_places(table.observer.calibration.homography, table.size)
-    board = moves(4, seed=3)[-1]
-
-    def rim(conditions: Conditions) -> np.ndarray:
-        return gate.rim_colours(gate.small_image(table.frame(board, conditions)), places)
-
+    rim, places = _rim_of(table, moves(4, seed=3)[-1])
     agreed = rim(lamp)
     assert not gate.rim_unlike(rim(off), agreed, places).any()
     sleeve = replace(off, hands=(synthetic.Hand(edge="bottom", along=0.5, reach=0.3),))
