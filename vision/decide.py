@@ -356,9 +356,10 @@ def decide(
         # Not what was agreed, named with little to spare without the rings, where they were sure
         # of another piece: a tile in the land's hue, a shade darker, is no shadow (never-tuned-on
         # game 1523: a green stained wooden tile, the agreed bare land at 0.62; eight games, the
-        # only such look).
-        doubted = named is was and verdicts[k].disputed and again.reading.confidence < _SURELY
-        if ((named is was) if piece else (named is not CellClass.UNKNOWN)) and not doubted:
+        # only such look). Nor is it surely the piece: the square is unsure.
+        if named is was and verdicts[k].disputed and again.reading.confidence < _SURELY:
+            verdicts[k] = _unsure(verdicts[k])
+        elif (named is was) if piece else (named is not CellClass.UNKNOWN):
             verdicts[k] = again
     # A monument put down leans over the squares around it as the camera sees it (outwards), its
     # coloured slope over a side or a corner of them: no picture shows a square so, and both
