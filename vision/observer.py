@@ -78,6 +78,14 @@ class _Dark(NamedTuple):
     cells: tuple[CellReading, ...]
 
 
+class _Darker(NamedTuple):
+    """What the shorter exposure read of the board, and the squares it made unsure because it read
+    them as agreed where the first picture saw a change surely (not to be put back as first read)."""
+
+    cells: tuple[CellReading, ...]
+    disputed: frozenset[int]
+
+
 def _agreement(seen: _Seen, cells: tuple[CellReading, ...], references: References, dark: _Dark | None = None
                ) -> _Agreed:
     """The picture `seen`, agreed to show `cells`: its light over the calibration light, measured on
@@ -392,7 +400,7 @@ class Observer:
             # exposure shows them (an arm blocks the glare, and the darker picture's own read
             # refuses it).
             looked = self._darker_look(darker, cells, unsure, now)
-            cells = looked[0] if looked is not None else cells
+            cells = looked.cells if looked is not None else cells
             unsure = tuple(i for i, cell in enumerate(cells) if cell.cls is CellClass.UNKNOWN)
             obscured &= set(unsure)
         # An arm is judged from what the first look could not read, so the second look's
@@ -590,7 +598,7 @@ class Observer:
         # piece put down or of the bare board agreed, and the players are asked (never-tuned-on
         # game 1291: a pale tile with a green frame put down under a lamp's new reflection, the
         # shorter exposure refused as an arm reaching in, and the square kept as bare land).
-        looked: tuple[tuple[CellReading, ...], frozenset[int]] | None = None
+        looked: _Darker | None = None
         unseen: set[int] = set()
         if darker is not None and (dazzled & set(unsure) or blind - set(changed)):
             looked = self._darker_look(darker, tuple(cells), tuple(sorted(set(unsure) | blind)), now,
@@ -598,8 +606,8 @@ class Observer:
             if looked is None:
                 unseen = {c for c in blind if burnt[c] >= TUNING.second.burnt_out and then[c] < TUNING.dazzled}
         if looked is not None or unseen:
-            again = list(looked[0] if looked is not None else cells)
-            disputed = looked[1] if looked is not None else frozenset()
+            again = list(looked.cells if looked is not None else cells)
+            disputed = looked.disputed if looked is not None else frozenset()
             # Where the glare left most of a square and the first look read it, what the shorter
             # exposure cannot read (a dark piece at half the light) stays as first read; but not
             # what was agreed there, read without much to spare though the square changed
@@ -692,7 +700,7 @@ class Observer:
         now: float,
         seen_changed: Collection[int] = (),
         burnt_then: Collection[int] = (),
-    ) -> tuple[tuple[CellReading, ...], frozenset[int]] | None:
+    ) -> _Darker | None:
         """The squares a glare made unreadable, read again from a shorter exposure, where the
         glare no longer saturates the sensor, and those of them it read as something else than
         the first picture did, surely, now unsure; None when the picture taken cannot be read (the
@@ -704,7 +712,7 @@ class Observer:
         except CameraError:
             return None
         if frame is None:  # a camera whose exposure cannot be set: the first reading is all there is
-            return cells, frozenset()
+            return _Darker(cells, frozenset())
         if frame_problem(frame) is not None:
             return None
         # Compared with an agreed picture burnt out there, a change may not show: of the squares the
@@ -743,7 +751,7 @@ class Observer:
                 first, second, was = cells[i].cls, again.cells[i].cls, agreed[i].cls
                 if first is not second and decide.put_down(first, was) and decide.put_down(second, was):
                     read[i] = CellReading(CellClass.UNKNOWN, 0.0)
-        return tuple(read), disputed
+        return _Darker(tuple(read), disputed)
 
     def _same_in_the_dark(self, seen: dict[int, bool] | None, squares: Collection[int]) -> dict[int, CellReading]:
         """Of these squares, those the shorter exposure shows unchanged since the last agreed
