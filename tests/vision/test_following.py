@@ -76,6 +76,15 @@ class Table:
         assert self.observer.calibration is not None
         return calib.to_image(self.observer.calibration.homography, np.array([[col, row]]))[0]
 
+    def glared(self, scene: Scene, corner: tuple[float, float], far: tuple[float, float],
+               seed: int) -> tuple[np.ndarray, np.ndarray]:
+        """`scene` filmed with a lamp's glare burning the picture out between two points of the board
+        (in squares, as `at`), and at half the exposure, where the glare no longer saturates."""
+        frame = self.frame(scene)
+        (left, top), (right, bottom) = self.at(*corner).astype(int), self.at(*far).astype(int)
+        frame[top:bottom, left:right] = 255
+        return frame, synthetic.render(scene, size=SIZE, conditions=self.conditions.exposed(0.5), seed=seed).frame
+
     def agreed(self, scene: Scene) -> BoardReading:
         """The board read and agreed on, as the controller does after a move."""
         reading = self.observer.read(self.frame(scene))
@@ -374,10 +383,7 @@ def test_squares_a_reflection_burnt_out_in_the_agreed_picture_are_no_arm_at_the_
     square, fringe = row_0[0], COLUMNS + 9
 
     def lamp(board: Scene, seed: int) -> tuple[np.ndarray, np.ndarray]:
-        frame = table.frame(board)
-        (left, top), (right, bottom) = table.at(4, -0.3).astype(int), table.at(10, 1.25).astype(int)
-        frame[top:bottom, left:right] = 255
-        return frame, synthetic.render(board, size=SIZE, conditions=table.conditions.exposed(0.5), seed=seed).frame
+        return table.glared(board, (4, -0.3), (10, 1.25), seed)
 
     frame, darker = lamp(scene, 3)
     assert table.observer.read(frame, darker=lambda: darker).ok
@@ -415,10 +421,7 @@ def test_a_changed_square_read_as_agreed_not_surely_is_not_kept_where_the_shorte
     square = free_land(scene)[10]
     moved = scene.with_cells({square: CellTruth(CellClass.TILE_BLACK)})
     row, col = divmod(square, COLUMNS)
-    frame = table.frame(moved)
-    (left, top), (right, bottom) = table.at(col, row).astype(int), table.at(col + 1, row + 0.3).astype(int)
-    frame[top:bottom, left:right] = 255  # a glare at its edge: the shorter exposure is taken
-    darker = synthetic.render(moved, size=SIZE, conditions=table.conditions.exposed(0.5), seed=4).frame
+    frame, darker = table.glared(moved, (col, row), (col + 1, row + 0.3), 4)  # at its edge: a shorter exposure
     judge, looks = decide.decide, []
 
     def glared(picture: decide.Scene, squares: list[int], *rest: object) -> list[decide.Verdict]:
@@ -448,10 +451,8 @@ def test_a_piece_the_first_look_named_surely_is_not_kept_where_the_shorter_expos
     scene = busy(16).with_cells({square: CellTruth(CellClass.TILE_BLACK)})
     table.agreed(scene)
     row, col = divmod(square, COLUMNS)
-    frame = table.frame(scene)
-    (left, top), (right, bottom) = table.at(col, row).astype(int), table.at(col + 2, row + 0.3).astype(int)
-    frame[top:bottom, left:right] = 255  # a glare along its edge and the next: the shorter exposure is taken
-    darker = synthetic.render(scene, size=SIZE, conditions=table.conditions.exposed(0.5), seed=4).frame
+    # A glare along its edge and the next square's: the shorter exposure is taken.
+    frame, darker = table.glared(scene, (col, row), (col + 2, row + 0.3), 4)
     judge, looks = decide.decide, []
 
     def glared(picture: decide.Scene, squares: list[int], *rest: object) -> list[decide.Verdict]:
@@ -477,12 +478,9 @@ def test_a_piece_put_down_where_a_lamp_burnt_out_both_pictures_is_seen_at_the_sh
     table = Table("classic")
     scene = busy(13)
     table.agreed(scene)
-    (left, top), (right, bottom) = table.at(1, 1).astype(int), table.at(COLUMNS - 1, 10).astype(int)
 
     def under_the_lamp(board: Scene, seed: int) -> tuple[np.ndarray, np.ndarray]:
-        frame = table.frame(board)
-        frame[top:bottom, left:right] = 255
-        return frame, synthetic.render(board, size=SIZE, conditions=table.conditions.exposed(0.5), seed=seed).frame
+        return table.glared(board, (1, 1), (COLUMNS - 1, 10), seed)
 
     frame, darker = under_the_lamp(scene, 2)
     assert table.observer.read(frame, darker=lambda: darker).ok
