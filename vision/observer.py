@@ -583,11 +583,16 @@ class Observer:
             # followed from the agreed picture, a shadow's, and a bare one fits nothing well. The
             # bare board shows the light now: measured there afresh, every square is read surely,
             # and as no other piece than this look saw surely. An arm's squares are not: they fit
-            # nothing well under any light, or come near pieces nobody put down.
-            seen_surely = {c: cells[c] for c in changed if cells[c].confidence >= TUNING.first.second_opinion}
+            # nothing well under any light, or come near pieces nobody put down. Bare board where
+            # a piece was taken off this look need only have read sure enough: it is the square's
+            # own printed pattern, which no arm shows (never-tuned-on game 1722: a pawn taken off
+            # at the top edge after a war, its square bare land at 0.73, the square its shadow had
+            # darkened brighter, refused at three looks; bare land at 1.0 under the light afresh).
+            vouched = {c: cells[c] for c in changed if cells[c].confidence >= TUNING.first.second_opinion
+                           or (cells[c].cls in _BARE and cells[c].confidence >= self.min_confidence)}
             relit = self._follow(shot, off_rim, rim, covered, afresh=True)
             if relit is not None and relit.ok and not relit.low_confidence and all(
-                    c in seen_surely and _same(relit.cells[c], seen_surely[c]) for c in relit.changed or ()):
+                    c in vouched and _same(relit.cells[c], vouched[c]) for c in relit.changed or ()):
                 return relit
         if arm:
             return _arm(arm, now)

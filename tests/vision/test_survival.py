@@ -1246,3 +1246,29 @@ def test_a_lamps_reflection_gone_whose_soft_edge_the_light_fit_bends_to_is_nothi
     assert not gate.rim_unlike(rim(off), agreed, places).any()
     sleeve = replace(off, hands=(synthetic.Hand(edge="bottom", along=0.5, reach=0.3),))
     assert "bottom" in gate.rim_sides(gate.rim_unlike(rim(sleeve), agreed, places))
+
+
+def test_a_pawn_taken_off_at_the_edge_in_a_drifted_light_is_no_arm() -> None:
+    """Never-tuned-on game 1722 (solid tiles, coloured pawns, a paper board on a wooden table):
+    after a war a black pawn was taken off O2 at the top edge and the uniting marker off N2,
+    under a lamp dimmed since the calibration. Under the light followed from the agreed picture
+    O2's bare land was read at 0.73 and O1 beside it was unlike its agreed picture: "something
+    reaches in" at three looks. Measured afresh on the bare board, O2 is bare land surely: the
+    board is read, and only those two squares changed."""
+    table = Table.of_game(1722)
+    before = Scene.setup().with_cells({
+        11: CellTruth(CellClass.LEADER_RED, dynasty="bull"), 12: CellTruth(CellClass.TILE_BLUE),  # L1, M1
+        13: CellTruth(CellClass.TILE_GREEN), 15: CellTruth(CellClass.TILE_RED),  # N1, P1
+        27: CellTruth(CellClass.TILE_RED), 29: CellTruth(CellClass.UNIFICATION),  # L2, N2
+        30: CellTruth(CellClass.LEADER_BLACK, dynasty="pot"), 43: CellTruth(CellClass.TILE_GREEN),  # O2, L3
+        46: CellTruth(CellClass.TILE_RED), 47: CellTruth(CellClass.TILE_RED),  # O3, P3
+    })
+    agreed_light = replace(table.light, exposure=1.246, lamp=-0.430, light_falloff=0.444)
+    table.follow([before], agreed_light)
+    after = before.with_cells({29: CellTruth(CellClass.TILE_BLACK), 30: CellTruth(CellClass.EMPTY_LAND)})
+    reading = table.observer.read(table.frame(after, replace(table.light, exposure=1.286, lamp=-0.485,
+                                                                    light_falloff=0.448)))
+    assert reading.ok, reading.message
+    assert reading.changed == (29, 30) and reading.low_confidence == ()
+    assert silent(after, reading) == []
+
