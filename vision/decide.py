@@ -296,10 +296,18 @@ def decide(
             # Where neither names it, not where one names another colour surely: the two then
             # disagree surely, and either may be wrong (never-tuned-on game 1034: a green disc with
             # a coloured rim, green to the rings at 1.0, blue by its rim at 1.0, and the game took a
-            # blue leader).
+            # blue leader). Nor where both name the black leader, the rings sure enough to be taken
+            # alone: they see a colour all round the centre, and a black rim is dark, the hue of
+            # dark pixels the light's as much as the piece's (never-tuned-on game 1782: a black disc
+            # under a warm lamp, black to the rings at 0.57 and to the pixels at 0.40, blue by its
+            # rim at 0.92, and the game took a blue leader). The rings leaning there less, the rim
+            # stands (green discs black to both, the rings at 0.28 at most, green by their rims at
+            # 1.0: games 472, 373 and 384, at 30 looks), as it does where both name another colour
+            # unsurely (game 371: a blue disc green to both at 0.1-0.2, blue by its rim at 1.0).
             shown = leaders.colour_shown(calibrated[0, k], colours)
-            denied = shown is not None and any(m.cls is not shown[0] and m.confidence >= _SURELY
-                                               for m in (by_rings, pixels))
+            denied = shown is not None and (
+                any(m.cls is not shown[0] and m.confidence >= _SURELY for m in (by_rings, pixels))
+                or (by_rings.cls is pixels.cls is CellClass.LEADER_BLACK and by_rings.confidence >= min_confidence))
             if (shown is not None and shown[0] in permitted and shown[1] >= _SURELY
                     and (shown[0] in (by_rings.cls, pixels.cls)
                          or (shown[0].is_leader and shown[0] is not CellClass.LEADER_BLACK and not denied))):

@@ -16,6 +16,7 @@ import numpy as np
 import pytest
 from conftest import SIZE, shadowed
 
+from companion.sim.eyes import synthetic_calibration
 from vision import calibration as calib
 from vision import gate, geometry, leaders, monuments, rectify
 from vision.camera import DARKER
@@ -1272,3 +1273,28 @@ def test_a_pawn_taken_off_at_the_edge_in_a_drifted_light_is_no_arm() -> None:
     assert reading.changed == (29, 30) and reading.low_confidence == ()
     assert silent(after, reading) == []
 
+
+def test_a_black_rimmed_disc_both_measures_name_is_not_the_colour_its_rim_seems() -> None:
+    """Never-tuned-on game 1782 (pale discs with a coloured rim, pale framed tiles, a checked
+    tablecloth), its third move: a black disc put down on E10 under a warm lamp. The rings (0.57)
+    and the pixels (0.40) both named the black leader; the pixels unlike the board beside it
+    seemed blue at 0.92, and the game took a blue leader. Calibrated and filmed with that game's
+    own sensor noise (in which the rim seemed blue), E10 is the black leader or unsure."""
+    table = Table.of_game(1782)
+    table.observer = Observer(synthetic_calibration(table.pose, table.size, style=table.style, seed=1782,
+                                                    conditions=table.light))
+    game_camera = 1782 * 7919  # `CameraEyes`' camera seed: its frames are rendered at this plus their moment
+    table.shots = game_camera + 11
+    leaning = synthetic.Shadow(x=0.728, y=0.036, width=0.428, height=0.476, angle_deg=113.9, darkness=0.207)
+    before = Scene.setup().with_cells({
+        9: CellTruth(CellClass.LEADER_RED, dynasty="bull"), 112: CellTruth(CellClass.LEADER_RED, dynasty="archer"),
+        169: CellTruth(CellClass.LEADER_BLACK, dynasty="archer"),  # J1, A8, J11
+    })
+    table.follow([before], replace(table.light, exposure=1.022, lamp=0.270, light_falloff=0.286, shadows=(leaning,)))
+    after = before.with_cells({148: CellTruth(CellClass.LEADER_BLACK, dynasty="bull")})  # E10
+    table.shots = game_camera + 19
+    reading = table.observer.read(table.frame(after, replace(table.light, exposure=1.005, lamp=0.261,
+                                                                    light_falloff=0.287, shadows=(leaning,))))
+    assert reading.ok, reading.message
+    assert silent(after, reading) == []
+    assert 148 in (reading.changed or ()) or 148 in reading.low_confidence
