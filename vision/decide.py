@@ -168,6 +168,12 @@ def decide(
         (now_rings**2).sum(1)[:, None] - 2 * now_rings @ examples.features.T + examples.norms[None, :],
         0.0,
     ))
+    centred = _centred(scene, squares, agreed, raw)
+    aside = np.flatnonzero((centred != raw).any(axis=(1, 2, 3)))  # pieces put down off-centre
+    aside_rings = np.zeros_like(now_rings)
+    if len(aside):
+        aside_rings[aside] = rings.features(np.maximum(centred[aside] - glare[aside], 0) / gain[aside],
+                                            Light.unchanged(len(aside))) / references.scale
     target = coarse(raw - glare)
     exact = coarse((raw >= TUNING.clipped).astype(np.float32)) == 0
     before = coarse(before_full - glare)
@@ -257,6 +263,19 @@ def decide(
             verdict = _unsure(verdict)
         if burnt_then[k] and _rings_alone(verdict, by_rings, pixels, was, min_confidence):
             verdict = _unsure(verdict)
+        if k in aside and verdict.reading.cls in _TILES and by_rings.cls is verdict.reading.cls:
+            # The rings are taken around the square's centre: a tile pushed a quarter of a square
+            # aside shows the land along one side in its outer rings, which may tint them towards
+            # another colour's frame (never-tuned-on games 1641 and 1723: pale tiles with a black
+            # frame pushed aside on olive land, green tiles to the rings at 0.56 and 0.98, and 1641
+            # took it). Taken around where the tile lies, they must name the same colour. (Taken
+            # there alone, they read leaders and tiles elsewhere worse: `bench follow`.)
+            lying = np.concatenate([np.linalg.norm(examples.features[rows] - aside_rings[k], axis=1),
+                                    np.linalg.norm(np.array(extra_rings) - aside_rings[k], axis=1)
+                                    if extra_rings else np.zeros(0)])
+            centred_on = _ranked(lying, labels, was, unseen, confidence_of, _T.unseen_rings)
+            if centred_on.cls is not verdict.reading.cls:
+                verdict = _unsure(verdict)
         if unlit and _disputed(verdict, ringed, was, min_confidence):
             # ... yet a piece the pixels alone name there is not taken where the rings, under the
             # light followed from around, name another: a piece put down is darker than that light
@@ -422,6 +441,40 @@ def decide(
     return verdicts
 
 
+def _centred(scene: Scene, squares: Sequence[int], agreed: Sequence[CellReading], raw: np.ndarray) -> np.ndarray:
+    """(n, px, px, 3) float32: the squares now, a piece put down on bare board off-centre cut
+    around where it lies (`decide`'s second opinion on a tile's colour): where the square differs
+    from its agreed bare picture under the light now, over much of the square (a neighbour's
+    side reaching over it is not); not where a reflection burnt that picture out in part (it
+    differs from it where the reflection went)."""
+    px, m = PX_PER_SQUARE, _T.recentre_px
+    out = raw.copy()
+    put = [k for k, cell in enumerate(squares) if agreed[cell].cls in _BARE]
+    if not put:
+        return out
+    now = np.pad(scene.now.astype(np.float32), ((m, m), (m, m), (0, 0)), mode="edge")
+    before = np.pad(scene.relit, ((m, m), (m, m), (0, 0)), mode="edge")
+    glared = np.pad(scene.agreed.max(axis=2) >= TUNING.clipped, m, mode="edge")
+    side = px + 2 * m
+    grid = np.arange(side, dtype=np.float32) - (side - 1) / 2
+    for k in put:
+        row, col = divmod(squares[k], COLUMNS)
+        y, x = row * px, col * px
+        if glared[y : y + side, x : x + side].any():
+            continue
+        window = now[y : y + side, x : x + side]
+        differs = np.abs(window - before[y : y + side, x : x + side]).sum(axis=2)
+        strong = differs > _T.recentre_differs
+        if strong[m : m + px, m : m + px].mean() < _T.recentre_covers:
+            continue
+        weight = strong.astype(np.float32)
+        dy = int(np.clip(np.rint((weight.sum(axis=1) @ grid) / weight.sum()), -m, m))
+        dx = int(np.clip(np.rint((weight.sum(axis=0) @ grid) / weight.sum()), -m, m))
+        if dy or dx:
+            out[k] = window[m + dy : m + dy + px, m + dx : m + dx + px]
+    return out
+
+
 def shadowed_misfit(scene: Scene) -> np.ndarray:
     """CELLS: how far each square's pixels lie from the agreed picture under the light now, each
     pixel taken as much darker as fits it best, alike in every channel, down to the darkest a
@@ -519,6 +572,7 @@ CODES = {cls: i for i, cls in enumerate(_CLASSES)}
 # stands on its own temple): other squares' pictures of them are not taken.
 _OWN_LOOK = frozenset({CellClass.EMPTY_LAND, CellClass.EMPTY_RIVER, CellClass.TREASURE})
 _BARE = _OWN_LOOK - {CellClass.TREASURE}
+_TILES = frozenset({CellClass.TILE_RED, CellClass.TILE_BLUE, CellClass.TILE_GREEN, CellClass.TILE_BLACK})
 
 
 _SIDES = sides()

@@ -135,6 +135,12 @@ class FollowTuning:
     unseen_pixels: float = 3.0
     burnt_for_learning: float = 0.05  # share of a square clipped beyond which its picture is not learnt
     rim_moved: float = 0.1  # squares the grid may have moved since a rim was seen and it still be compared
+    # A tile put down off-centre is measured again by rings around where it lies (`decide._centred`):
+    # looked for this far (pixels of 16 a square) round its square, where the square differs from
+    # its agreed bare picture by more than this (summed over B, G, R), over this share of it.
+    recentre_px: int = 4
+    recentre_differs: float = 60.0
+    recentre_covers: float = 0.3
     # The least brightness (`second_look.fitted_brightness`) at which the agreed picture of a
     # square still fits it, beyond the light worked out there, where no figure or monument was
     # agreed around and no square around is darker too: only a tall piece casts a shadow on one

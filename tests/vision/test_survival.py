@@ -1298,3 +1298,19 @@ def test_a_black_rimmed_disc_both_measures_name_is_not_the_colour_its_rim_seems(
     assert reading.ok, reading.message
     assert silent(after, reading) == []
     assert 148 in (reading.changed or ()) or 148 in reading.low_confidence
+
+
+@pytest.mark.parametrize(("game", "square"), [(1641, 85), (1723, 121)])  # F6, J8
+def test_a_framed_tile_pushed_aside_is_never_read_as_another_colour(game: int, square: int) -> None:
+    """Never-tuned-on games 1641 and 1723 (pale tiles with a coloured frame on olive land): a tile
+    with a black frame put down a quarter of a square aside. Measured around the square's centre,
+    its outer rings took in the land along one side, and the rings named a green tile (1641: at
+    0.56, and the game took it silently; 1723: at 0.98). Measured again around where it lies, they
+    name the black tile: F6 or J8 is the black tile or unsure, and the rest of the board as it was."""
+    table = Table.of_game(game)
+    table.follow([Scene.setup()])
+    after = Scene.setup().with_cells({square: CellTruth(CellClass.TILE_BLACK)})
+    reading = table.observer.read(table.frame(after))
+    assert reading.ok, reading.message
+    assert silent(after, reading) == []
+    assert reading.changed == (square,)
