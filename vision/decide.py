@@ -164,16 +164,22 @@ def decide(
                            cells(references.board, PX_PER_SQUARE)[index].astype(np.float32)])
     measured = rings.features(calibrated.reshape(-1, *raw.shape[1:]), Light.unchanged(3 * len(index)))
     now_rings, agreed_rings, own_rings = (measured / references.scale).reshape(3, len(index), -1)
-    apart = np.sqrt(np.maximum(
-        (now_rings**2).sum(1)[:, None] - 2 * now_rings @ examples.features.T + examples.norms[None, :],
-        0.0,
-    ))
-    centred = _centred(scene, squares, agreed, raw)
-    aside = np.flatnonzero((centred != raw).any(axis=(1, 2, 3)))  # pieces put down off-centre
-    aside_rings = np.zeros_like(now_rings)
-    if len(aside):
-        aside_rings[aside] = rings.features(np.maximum(centred[aside] - glare[aside], 0) / gain[aside],
-                                            Light.unchanged(len(aside))) / references.scale
+
+    def apart_from(features: np.ndarray) -> np.ndarray:
+        """(n, examples): how far each square's rings lie from each picture's."""
+        far: np.ndarray = np.sqrt(np.maximum(
+            (features**2).sum(1)[:, None] - 2 * features @ examples.features.T + examples.norms[None, :], 0.0))
+        return far
+
+    apart = apart_from(now_rings)
+    # Pieces put down off-centre, their rings also taken around where they lie (for a tile's colour).
+    centred = _centred(scene, squares, agreed)
+    aside = {k: i for i, k in enumerate(centred)}
+    if centred:
+        at_aside = np.array(list(centred))
+        aside_rings = rings.features(np.maximum(np.stack(list(centred.values())) - glare[at_aside], 0)
+                                     / gain[at_aside], Light.unchanged(len(centred))) / references.scale
+        aside_apart = apart_from(aside_rings)
     target = coarse(raw - glare)
     exact = coarse((raw >= TUNING.clipped).astype(np.float32)) == 0
     before = coarse(before_full - glare)
@@ -217,8 +223,13 @@ def decide(
         labels = np.concatenate([codes[rows], np.array(extra_codes, np.intp)])
         seen = {_CLASSES[c] for c in np.unique(labels) if c != _REFERENCE} | {was}
         unseen = told is not None and bool(set(told) - seen - {CellClass.UNKNOWN})
-        near = np.concatenate([apart[k, rows], np.linalg.norm(np.array(extra_rings) - now_rings[k], axis=1)
-                               if extra_rings else np.zeros(0)])
+
+        def near_to(apart_k: np.ndarray, rings_k: np.ndarray) -> np.ndarray:
+            """How far these rings lie from each picture allowed here, and from the extras."""
+            return np.concatenate([apart_k[rows], np.linalg.norm(np.array(extra_rings) - rings_k, axis=1)
+                                   if extra_rings else np.zeros(0)])
+
+        near = near_to(apart[k], now_rings[k])
         ringed = _ranked(near, labels, was, unseen, confidence_of, _T.unseen_rings)
         # In a long shadow the light the rings are measured under is not the square's: they tell nothing.
         by_rings = _Ranked(CellClass.UNKNOWN, 0.0) if unlit else ringed
@@ -270,10 +281,9 @@ def decide(
             # frame pushed aside on olive land, green tiles to the rings at 0.56 and 0.98, and 1641
             # took it). Taken around where the tile lies, they must name the same colour. (Taken
             # there alone, they read leaders and tiles elsewhere worse: `bench follow`.)
-            lying = np.concatenate([np.linalg.norm(examples.features[rows] - aside_rings[k], axis=1),
-                                    np.linalg.norm(np.array(extra_rings) - aside_rings[k], axis=1)
-                                    if extra_rings else np.zeros(0)])
-            centred_on = _ranked(lying, labels, was, unseen, confidence_of, _T.unseen_rings)
+            i = aside[k]
+            centred_on = _ranked(near_to(aside_apart[i], aside_rings[i]), labels, was, unseen, confidence_of,
+                                 _T.unseen_rings)
             if centred_on.cls is not verdict.reading.cls:
                 verdict = _unsure(verdict)
         if unlit and _disputed(verdict, ringed, was, min_confidence):
@@ -441,14 +451,14 @@ def decide(
     return verdicts
 
 
-def _centred(scene: Scene, squares: Sequence[int], agreed: Sequence[CellReading], raw: np.ndarray) -> np.ndarray:
-    """(n, px, px, 3) float32: the squares now, a piece put down on bare board off-centre cut
-    around where it lies (`decide`'s second opinion on a tile's colour): where the square differs
-    from its agreed bare picture under the light now, over much of the square (a neighbour's
-    side reaching over it is not); not where a reflection burnt that picture out in part (it
-    differs from it where the reflection went)."""
+def _centred(scene: Scene, squares: Sequence[int], agreed: Sequence[CellReading]) -> dict[int, np.ndarray]:
+    """{k: px×px×3 float32}: of the squares (by index in `squares`), those where a piece put down
+    on bare board lies off-centre, cut around where it lies (`decide`'s second opinion on a tile's
+    colour): where the square differs from its agreed bare picture under the light now, over
+    much of the square (a neighbour's side reaching over it is not); not where a reflection burnt
+    that picture out in part (it differs from it where the reflection went)."""
     px, m = PX_PER_SQUARE, _T.recentre_px
-    out = raw.copy()
+    out: dict[int, np.ndarray] = {}
     put = [k for k, cell in enumerate(squares) if agreed[cell].cls in _BARE]
     if not put:
         return out
